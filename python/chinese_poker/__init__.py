@@ -1,0 +1,25 @@
+"""Exact, fast 13-card Chinese Poker.
+
+>>> import chinese_poker as cp
+>>> cp.evaluate("Ks Kh Qc Jd Th").describe()
+'pair of kings, kickers queen, jack, ten'
+"""
+
+from __future__ import annotations
+
+from . import exceptions
+from ._core import Card, CardSet, HandRank, __version__, evaluate, evaluate_batch, parse_cards
+from ._enums import Category, Wheel
+
+__all__ = [
+    "Card",
+    "CardSet",
+    "Category",
+    "HandRank",
+    "Wheel",
+    "__version__",
+    "evaluate",
+    "evaluate_batch",
+    "exceptions",
+    "parse_cards",
+]

@@ -1,0 +1,36 @@
+"""Exceptions raised by chinese_poker. Input errors are also ``ValueError`` subclasses."""
+
+from __future__ import annotations
+
+__all__ = [
+    "ChinesePokerError",
+    "InvalidCardError",
+    "DuplicateCardError",
+    "InvalidShapeError",
+    "InvalidRulesError",
+    "InvalidDecisionError",
+]
+
+
+class ChinesePokerError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class InvalidCardError(ChinesePokerError, ValueError):
+    """A card token that does not parse, or a card code outside 0..51. Names token and position."""
+
+
+class DuplicateCardError(ChinesePokerError, ValueError):
+    """The same card twice where cards must be distinct. Names the card and both positions."""
+
+
+class InvalidShapeError(ChinesePokerError, ValueError):
+    """A row, hand or array of the wrong size, shape or dtype."""
+
+
+class InvalidRulesError(ChinesePokerError, ValueError):
+    """A rule-set field with an unusable value. Names the field."""
+
+
+class InvalidDecisionError(ChinesePokerError, ValueError):
+    """A player's decision that cannot be settled. Names the player and row."""

@@ -1,0 +1,312 @@
+//! Cards as `u8` codes and sets of cards as `u64` masks.
+//!
+//! `code = rank * 4 + suit`, ranks 2..A = 0..12 and suits c, d, h, s = 0..3: the convention of
+//! phevaluator and OMPEval, so arrays of codes move between those libraries and this one
+//! unchanged.
+
+use crate::error::{Error, Result};
+use std::fmt;
+
+pub const RANK_CHARS: [char; 13] = [
+    '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A',
+];
+pub const SUIT_CHARS: [char; 4] = ['c', 'd', 'h', 's'];
+pub const SUIT_SYMBOLS: [char; 4] = ['♣', '♦', '♥', '♠'];
+pub const RANK_NAMES: [&str; 13] = [
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+    "king", "ace",
+];
+pub const RANK_PLURALS: [&str; 13] = [
+    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
+    "queens", "kings", "aces",
+];
+
+/// One card of the 52-card deck.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Card(u8);
+
+impl Card {
+    /// A card from rank (0 = two .. 12 = ace) and suit (0..4 = c, d, h, s).
+    pub const fn new(rank: u8, suit: u8) -> Card {
+        debug_assert!(rank < 13 && suit < 4);
+        Card(rank * 4 + suit)
+    }
+
+    /// A card from its code, checked.
+    pub fn from_code(code: u8) -> Result<Card> {
+        if code < 52 {
+            Ok(Card(code))
+        } else {
+            Err(Error::InvalidCard {
+                token: code.to_string(),
+                position: 0,
+                reason: "card codes are 0..=51".into(),
+            })
+        }
+    }
+
+    pub const fn code(self) -> u8 {
+        self.0
+    }
+    pub const fn rank(self) -> u8 {
+        self.0 >> 2
+    }
+    pub const fn suit(self) -> u8 {
+        self.0 & 3
+    }
+    pub const fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+
+    /// Parses one card such as `As`, `as`, `AS`, `10h`, `Th`, `A♠`. `position` is only used in
+    /// the error message.
+    pub fn parse_token(token: &str, position: usize) -> Result<Card> {
+        let bad = |reason: &str| Error::InvalidCard {
+            token: token.to_string(),
+            position,
+            reason: reason.to_string(),
+        };
+        let mut chars: Vec<char> = token.chars().collect();
+        let suit_char = chars.pop().ok_or_else(|| bad("empty card"))?;
+        let suit = parse_suit(suit_char).ok_or_else(|| bad("unknown suit"))?;
+        let rank_text: String = chars.into_iter().collect();
+        let rank = parse_rank(&rank_text).ok_or_else(|| {
+            if rank_text.is_empty() {
+                bad("missing rank")
+            } else {
+                bad("unknown rank")
+            }
+        })?;
+        Ok(Card::new(rank, suit))
+    }
+
+    /// Symbol form, `A♠`.
+    pub fn pretty(self) -> String {
+        format!(
+            "{}{}",
+            RANK_CHARS[self.rank() as usize],
+            SUIT_SYMBOLS[self.suit() as usize]
+        )
+    }
+}
+
+fn parse_suit(c: char) -> Option<u8> {
+    match c {
+        'c' | 'C' | '♣' | '♧' => Some(0),
+        'd' | 'D' | '♦' | '♢' => Some(1),
+        'h' | 'H' | '♥' | '♡' => Some(2),
+        's' | 'S' | '♠' | '♤' => Some(3),
+        _ => None,
+    }
+}
+
+fn parse_rank(text: &str) -> Option<u8> {
+    if text == "10" {
+        return Some(8);
+    }
+    let mut it = text.chars();
+    let c = it.next()?;
+    if it.next().is_some() {
+        return None;
+    }
+    RANK_CHARS
+        .iter()
+        .position(|&r| r == c.to_ascii_uppercase())
+        .map(|i| i as u8)
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            RANK_CHARS[self.rank() as usize],
+            SUIT_CHARS[self.suit() as usize]
+        )
+    }
+}
+
+impl std::str::FromStr for Card {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Card> {
+        Card::parse_token(s.trim(), 1)
+    }
+}
+
+/// Parses cards separated by spaces and/or commas. Positions in errors are 1-based token
+/// indices. Duplicates are rejected: no row, hand or deal holds a card twice.
+pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
+    let cards = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .enumerate()
+        .map(|(i, t)| Card::parse_token(t, i + 1))
+        .collect::<Result<Vec<Card>>>()?;
+    check_distinct(&cards)?;
+    Ok(cards)
+}
+
+/// Fails with `DuplicateCard` (1-based positions) if a card appears twice.
+pub fn check_distinct(cards: &[Card]) -> Result<()> {
+    let mut seen = [0usize; 52];
+    for (i, c) in cards.iter().enumerate() {
+        let slot = &mut seen[c.code() as usize];
+        if *slot != 0 {
+            return Err(Error::DuplicateCard {
+                card: c.to_string(),
+                first: *slot,
+                second: i + 1,
+            });
+        }
+        *slot = i + 1;
+    }
+    Ok(())
+}
+
+/// Checks raw codes: each in 0..52 and, if `distinct`, no repeats.
+pub fn cards_from_codes(codes: &[u8]) -> Result<Vec<Card>> {
+    let cards = codes
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            Card::from_code(c).map_err(|_| Error::InvalidCard {
+                token: c.to_string(),
+                position: i + 1,
+                reason: "card codes are 0..=51".into(),
+            })
+        })
+        .collect::<Result<Vec<Card>>>()?;
+    check_distinct(&cards)?;
+    Ok(cards)
+}
+
+/// Checks a row-major batch of codes, `width` per row: every code < 52 and no card twice in a
+/// row. The error names the row (0-based, as numpy indexes it) and the 1-based position.
+pub fn validate_rows(codes: &[u8], width: usize, what: &str) -> Result<()> {
+    for (row, chunk) in codes.chunks(width.max(1)).enumerate() {
+        let mut seen = 0u64;
+        for (i, &c) in chunk.iter().enumerate() {
+            if c >= 52 {
+                return Err(Error::InvalidCard {
+                    token: c.to_string(),
+                    position: i + 1,
+                    reason: format!("{what} row {row}: card codes are 0..=51"),
+                });
+            }
+            if seen & (1u64 << c) != 0 {
+                let first = chunk.iter().position(|&x| x == c).unwrap_or(0) + 1;
+                return Err(Error::DuplicateCard {
+                    card: format!("{} in {what} row {row}", Card(c)),
+                    first,
+                    second: i + 1,
+                });
+            }
+            seen |= 1u64 << c;
+        }
+    }
+    Ok(())
+}
+
+/// A set of cards as a bitmask over codes.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default, Debug)]
+pub struct CardSet(pub u64);
+
+impl CardSet {
+    pub const EMPTY: CardSet = CardSet(0);
+    pub const FULL_DECK: CardSet = CardSet((1u64 << 52) - 1);
+
+    pub fn from_cards(cards: &[Card]) -> CardSet {
+        CardSet(cards.iter().fold(0, |m, c| m | c.bit()))
+    }
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub const fn contains(self, c: Card) -> bool {
+        self.0 & c.bit() != 0
+    }
+    pub const fn insert(self, c: Card) -> CardSet {
+        CardSet(self.0 | c.bit())
+    }
+    pub const fn union(self, o: CardSet) -> CardSet {
+        CardSet(self.0 | o.0)
+    }
+    pub const fn minus(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & !o.0)
+    }
+    pub const fn intersects(self, o: CardSet) -> bool {
+        self.0 & o.0 != 0
+    }
+    /// Cards from highest code to lowest (aces first), the order people read a hand in.
+    pub fn cards_desc(self) -> Vec<Card> {
+        let mut out = Vec::with_capacity(self.len() as usize);
+        let mut m = self.0;
+        while m != 0 {
+            let hi = 63 - m.leading_zeros();
+            out.push(Card(hi as u8));
+            m &= !(1u64 << hi);
+        }
+        out
+    }
+}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.cards_desc().iter().map(|c| c.to_string()).collect();
+        write!(f, "{}", parts.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_round_trips() {
+        for code in 0..52u8 {
+            let c = Card::from_code(code).unwrap();
+            let r = RANK_CHARS[c.rank() as usize];
+            let s = SUIT_CHARS[c.suit() as usize];
+            let mut spellings = vec![
+                format!("{r}{s}"),
+                format!("{}{}", r.to_ascii_lowercase(), s),
+                format!("{r}{}", s.to_ascii_uppercase()),
+                c.pretty(),
+            ];
+            if r == 'T' {
+                spellings.push(format!("10{s}"));
+            }
+            for sp in spellings {
+                assert_eq!(sp.parse::<Card>().unwrap(), c, "{sp}");
+            }
+            assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn codes_follow_phevaluator_convention() {
+        assert_eq!("2c".parse::<Card>().unwrap().code(), 0);
+        assert_eq!("2s".parse::<Card>().unwrap().code(), 3);
+        assert_eq!("As".parse::<Card>().unwrap().code(), 51);
+    }
+
+    #[test]
+    fn errors_name_token_and_position() {
+        let e = parse_cards("As Kd Xh").unwrap_err();
+        assert!(matches!(e, Error::InvalidCard { ref token, position: 3, .. } if token == "Xh"));
+        let e = parse_cards("As, Kd, as").unwrap_err();
+        assert!(matches!(
+            e,
+            Error::DuplicateCard {
+                first: 1,
+                second: 3,
+                ..
+            }
+        ));
+        assert!(parse_cards("1h").is_err());
+        assert!(parse_cards("Ax").is_err());
+        assert!(parse_cards("11h").is_err());
+    }
+}

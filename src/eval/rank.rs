@@ -1,0 +1,191 @@
+//! `HandRank`: one ordered integer scale for 3- and 5-card rows.
+//!
+//! Layout of the `u32`: bits 21..25 the category, bits 1..21 five rank nibbles (most
+//! significant first; a card rank is stored as 2..=14, an unused slot as 0), bit 0 set for a
+//! 3-card row. A front has fewer significant nibbles than a middle of the same category and the
+//! rest are 0 while a middle's are ≥ 2, so the raw order puts a front that ties a middle's
+//! leading ranks *below* it: `front.raw() <= middle.raw()` is exactly the legality test of the
+//! setting rule, with no special case in the solver's hot loop.
+//!
+//! Straights store only their top card: 5 for a low wheel, 6..=13 for six- to king-high, 14 for
+//! a wheel ranked second, 15 for the ace-high straight.
+
+use crate::card::{RANK_NAMES, RANK_PLURALS};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Hand categories, weakest first.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(u8)]
+pub enum Category {
+    HighCard = 0,
+    Pair = 1,
+    TwoPair = 2,
+    Trips = 3,
+    Straight = 4,
+    Flush = 5,
+    FullHouse = 6,
+    Quads = 7,
+    StraightFlush = 8,
+}
+
+impl Category {
+    pub const ALL: [Category; 9] = [
+        Category::HighCard,
+        Category::Pair,
+        Category::TwoPair,
+        Category::Trips,
+        Category::Straight,
+        Category::Flush,
+        Category::FullHouse,
+        Category::Quads,
+        Category::StraightFlush,
+    ];
+    pub fn from_u8(v: u8) -> Option<Category> {
+        Category::ALL.get(v as usize).copied()
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::HighCard => "high card",
+            Category::Pair => "pair",
+            Category::TwoPair => "two pair",
+            Category::Trips => "three of a kind",
+            Category::Straight => "straight",
+            Category::Flush => "flush",
+            Category::FullHouse => "full house",
+            Category::Quads => "four of a kind",
+            Category::StraightFlush => "straight flush",
+        }
+    }
+    /// Significant rank slots of a row of this category and size.
+    pub const fn slots(self, front: bool) -> usize {
+        match (self, front) {
+            (Category::HighCard, true) => 3,
+            (Category::Pair, true) => 2,
+            (Category::Trips, true) => 1,
+            (Category::HighCard | Category::Flush, _) => 5,
+            (Category::Pair, _) => 4,
+            (Category::TwoPair | Category::Trips, _) => 3,
+            (Category::FullHouse | Category::Quads, _) => 2,
+            (Category::Straight | Category::StraightFlush, _) => 1,
+        }
+    }
+}
+
+/// Where A-2-3-4-5 ranks among straights (and straight flushes).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Wheel {
+    /// The lowest straight, top card five (MacePlay, PokerClub North, Western play).
+    #[default]
+    Low,
+    /// Second-highest straight, just under 10-J-Q-K-A (PokerClub South, Shisanshui).
+    Second,
+}
+
+/// The rank of a 3- or 5-card row. Higher is stronger; see the module docs for the layout.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct HandRank(pub(crate) u32);
+
+pub(crate) const NIBBLE_SHIFT: [u32; 5] = [17, 13, 9, 5, 1];
+const CATEGORY_SHIFT: u32 = 21;
+
+impl HandRank {
+    /// Builds a rank from its category and significant values (2..=14, or 5..=15 for a
+    /// straight's top card).
+    pub fn from_parts(category: Category, values: &[u8], front: bool) -> HandRank {
+        debug_assert!(values.len() <= 5);
+        let mut v = (category as u32) << CATEGORY_SHIFT | front as u32;
+        for (i, &x) in values.iter().enumerate() {
+            v |= (x as u32) << NIBBLE_SHIFT[i];
+        }
+        HandRank(v)
+    }
+    /// The raw value: a total order consistent with the setting rule (see module docs).
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+    /// Rebuilds a rank from `raw()`. No validation: meant for values this crate produced.
+    pub const fn from_raw(raw: u32) -> HandRank {
+        HandRank(raw)
+    }
+    pub fn category(self) -> Category {
+        Category::from_u8((self.0 >> CATEGORY_SHIFT) as u8).unwrap_or(Category::HighCard)
+    }
+    pub const fn is_front(self) -> bool {
+        self.0 & 1 == 1
+    }
+    pub const fn size(self) -> usize {
+        if self.is_front() {
+            3
+        } else {
+            5
+        }
+    }
+    /// The significant values, most significant first (2..=14; straights' top 5..=15).
+    pub fn values(self) -> Vec<u8> {
+        let n = self.category().slots(self.is_front());
+        NIBBLE_SHIFT[..n]
+            .iter()
+            .map(|s| ((self.0 >> s) & 0xF) as u8)
+            .collect()
+    }
+
+    /// Row comparison of RULES.md §2: category, then significant ranks, comparing only as many
+    /// as the shorter row has when a front meets a 5-card row of the same category, so that
+    /// front K K Q equals middle K K Q J 10.
+    pub fn row_cmp(self, other: HandRank) -> Ordering {
+        let (a, b) = (self.category(), other.category());
+        if a != b || self.is_front() == other.is_front() {
+            return (self.0 >> 1).cmp(&(other.0 >> 1));
+        }
+        let n = a.slots(true);
+        let mask: u32 = NIBBLE_SHIFT[..n]
+            .iter()
+            .fold(0xF << CATEGORY_SHIFT, |m, s| m | 0xF << s);
+        (self.0 & mask).cmp(&(other.0 & mask))
+    }
+
+    /// "pair of kings, ace kicker", "king-high straight", "queens full of fives", ...
+    pub fn describe(self) -> String {
+        let v = self.values();
+        let name = |x: u8| RANK_NAMES[(x - 2) as usize];
+        let plural = |x: u8| RANK_PLURALS[(x - 2) as usize];
+        let straight_top = |x: u8| match x {
+            15 => "ace",
+            14 => "five",
+            x => name(x),
+        };
+        let list = |ks: &[u8]| ks.iter().map(|&k| name(k)).collect::<Vec<_>>().join(", ");
+        let kickers = |ks: &[u8]| -> String {
+            match ks.len() {
+                0 => String::new(),
+                1 => format!(", {} kicker", name(ks[0])),
+                _ => format!(", kickers {}", list(ks)),
+            }
+        };
+        match self.category() {
+            Category::HighCard => format!("{}-high{}", name(v[0]), kickers(&v[1..])),
+            Category::Pair => format!("pair of {}{}", plural(v[0]), kickers(&v[1..])),
+            Category::TwoPair => format!(
+                "two pair, {} and {}{}",
+                plural(v[0]),
+                plural(v[1]),
+                kickers(&v[2..])
+            ),
+            Category::Trips => format!("three {}{}", plural(v[0]), kickers(&v[1..])),
+            Category::Straight if v[0] == 15 => "ace-high straight".to_string(),
+            Category::Straight => format!("{}-high straight", straight_top(v[0])),
+            Category::Flush => format!("{}-high flush, then {}", name(v[0]), list(&v[1..])),
+            Category::FullHouse => format!("{} full of {}", plural(v[0]), plural(v[1])),
+            Category::Quads => format!("four {}{}", plural(v[0]), kickers(&v[1..])),
+            Category::StraightFlush if v[0] == 15 => "royal flush".to_string(),
+            Category::StraightFlush => format!("{}-high straight flush", straight_top(v[0])),
+        }
+    }
+}
+
+impl fmt::Display for HandRank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe())
+    }
+}

@@ -1,0 +1,155 @@
+//! Row evaluation for Python: `HandRank`, `evaluate`, and the numpy batch path.
+
+use super::cards::extract_cards;
+use super::errors::IntoPyResult;
+use crate::error::Error;
+use crate::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyAny;
+use rayon::prelude::*;
+use std::hash::{Hash, Hasher};
+
+pub fn parse_wheel(wheel: &str) -> PyResult<Wheel> {
+    match wheel {
+        "low" => Ok(Wheel::Low),
+        "second" => Ok(Wheel::Second),
+        other => Err(Error::InvalidRules {
+            field: "wheel".into(),
+            reason: format!("expected 'low' or 'second', got {other:?}"),
+        })
+        .py_err(),
+    }
+}
+
+/// The rank of a 3- or 5-card row. Ranks of either size compare with each other by the rules'
+/// row comparison (a front equals a middle whose leading ranks it matches).
+#[pyclass(
+    name = "HandRank",
+    module = "chinese_poker",
+    frozen,
+    skip_from_py_object
+)]
+#[derive(Clone, Copy)]
+pub struct PyHandRank(pub HandRank);
+
+#[pymethods]
+impl PyHandRank {
+    /// Rebuilds a rank from its `raw` value (as returned by `evaluate_batch`).
+    #[new]
+    fn new(raw: u32) -> PyResult<Self> {
+        let r = HandRank::from_raw(raw);
+        let valid =
+            raw >> 25 == 0 && (raw >> 21) <= 8 && r.values().iter().all(|&v| (2..=15).contains(&v));
+        if !valid {
+            return Err(Error::InvalidShape {
+                what: "HandRank raw value".into(),
+                expected: "a value produced by evaluate/evaluate_batch".into(),
+                got: raw.to_string(),
+            })
+            .py_err();
+        }
+        Ok(PyHandRank(r))
+    }
+    /// The ordered integer (see the README's "HandRank layout").
+    #[getter]
+    fn raw(&self) -> u32 {
+        self.0.raw()
+    }
+    #[getter]
+    fn category<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        static CATEGORY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let cls = CATEGORY.get_or_try_init(py, || {
+            py.import("chinese_poker._enums")?
+                .getattr("Category")
+                .map(Bound::unbind)
+        })?;
+        cls.bind(py).call1((self.0.category() as u8,))
+    }
+    /// 3 for a front row, 5 for a middle or back row.
+    #[getter]
+    fn size(&self) -> usize {
+        self.0.size()
+    }
+    /// Significant rank values, most significant first (2..14; a straight's top card 5..15).
+    #[getter]
+    fn values(&self) -> Vec<u8> {
+        self.0.values()
+    }
+    /// "pair of kings, ace kicker".
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn __str__(&self) -> String {
+        self.0.describe()
+    }
+    fn __repr__(&self) -> String {
+        format!("HandRank({}, '{}')", self.0.raw(), self.0.describe())
+    }
+    fn __getnewargs__(&self) -> (u32,) {
+        (self.0.raw(),)
+    }
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: pyo3::pyclass::CompareOp) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<PyHandRank>() {
+            Ok(o) => {
+                let result = op.matches(self.0.row_cmp(o.get().0));
+                pyo3::types::PyBool::new(py, result)
+                    .to_owned()
+                    .into_any()
+                    .unbind()
+            }
+            Err(_) => py.NotImplemented(),
+        }
+    }
+    /// Consistent with `==` across row sizes: equal ranks share category and leading value.
+    fn __hash__(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.0.category() as u8, self.0.values()[0]).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// Evaluates one row of 3 or 5 distinct cards.
+#[pyfunction]
+#[pyo3(signature = (cards, wheel = "low"))]
+pub fn evaluate(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<PyHandRank> {
+    let w = parse_wheel(wheel)?;
+    let cards = extract_cards(cards)?;
+    core_evaluate(&cards, w).map(PyHandRank).py_err()
+}
+
+/// Evaluates every row of a `uint8` array of shape (N, 5) or (N, 3); returns `uint32` raw ranks.
+#[pyfunction]
+#[pyo3(signature = (codes, wheel = "low", threads = None))]
+pub fn evaluate_batch<'py>(
+    py: Python<'py>,
+    codes: &Bound<'py, PyAny>,
+    wheel: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let w = parse_wheel(wheel)?;
+    let arr = super::arrays::readonly_u8_2d(codes, "codes", &[3, 5])?;
+    let view = arr.as_array();
+    let width = view.ncols();
+    let flat: Vec<u8>;
+    let data: &[u8] = match view.as_slice() {
+        Some(s) => s,
+        None => {
+            flat = view.iter().copied().collect();
+            &flat
+        }
+    };
+    let out = py.detach(|| -> crate::error::Result<Vec<u32>> {
+        crate::card::validate_rows(data, width, "codes")?;
+        let ev = Evaluator::new(w);
+        Ok(crate::parallel::with_threads(threads, || {
+            data.par_chunks(width.max(1))
+                .with_min_len(4096)
+                .map(|row| ev.eval_codes(row).raw())
+                .collect()
+        }))
+    });
+    Ok(PyArray1::from_vec(py, out.py_err()?))
+}

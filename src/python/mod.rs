@@ -1,0 +1,22 @@
+//! The only PyO3 code of the crate: conversions, errors and GIL handling around the core.
+
+mod arrays;
+mod cards;
+mod errors;
+mod eval;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+mod _core {
+    #[pymodule_export]
+    use super::cards::{parse_cards, PyCard, PyCardSet};
+    #[pymodule_export]
+    use super::eval::{evaluate, evaluate_batch, PyHandRank};
+
+    #[pymodule_init]
+    fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {
+        use super::PyModuleMethods;
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}
