@@ -2,11 +2,11 @@
 # `make test` (every check CI runs). Both create or reuse the virtualenv in .venv.
 
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 export PYO3_PYTHON := $(abspath $(PY))
-WHEEL_DIR := target/wheels
+WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 
 .PHONY: demo test dev wheel wheel-smoke lint rust-test py-test bench clean
 
@@ -47,10 +47,10 @@ py-test: $(VENV)/.ready
 
 # A fresh virtualenv, the wheel and its declared dependencies only: does it import and work?
 wheel-smoke:
-	rm -rf target/smoke-venv
-	$(PYTHON) -m venv target/smoke-venv
-	target/smoke-venv/bin/pip install --quiet $(WHEEL_DIR)/*.whl
-	cd target && smoke-venv/bin/python -c "import chinese_poker as cp; \
+	rm -rf $(WHEEL_DIR)/../smoke-venv
+	$(PYTHON) -m venv $(WHEEL_DIR)/../smoke-venv
+	$(WHEEL_DIR)/../smoke-venv/bin/pip install --quiet $(WHEEL_DIR)/*.whl
+	cd $(WHEEL_DIR)/.. && smoke-venv/bin/python -c "import chinese_poker as cp; \
 		print('wheel ok:', cp.__version__, cp.evaluate('As Ks Qs Js Ts').describe())"
 
 test: wheel

@@ -8,6 +8,8 @@ pub mod card;
 pub mod error;
 pub mod eval;
 pub mod parallel;
+pub mod rules;
+pub mod setting;
 
 #[cfg(feature = "python")]
 mod python;
@@ -15,3 +17,5 @@ mod python;
 pub use card::{parse_cards, Card, CardSet};
 pub use error::{Error, Result};
 pub use eval::{evaluate, Category, Evaluator, HandRank, Wheel};
+pub use rules::{Row, Rules};
+pub use setting::Setting;
