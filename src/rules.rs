@@ -24,7 +24,8 @@ impl Row {
             Row::Back => "back",
         }
     }
-    pub const fn len(self) -> usize {
+    /// Cards in this row.
+    pub const fn cards(self) -> usize {
         match self {
             Row::Front => 3,
             _ => 5,

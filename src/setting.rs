@@ -21,10 +21,10 @@ impl Setting {
             (Row::Middle, middle),
             (Row::Back, back),
         ] {
-            if cards.len() != row.len() {
+            if cards.len() != row.cards() {
                 return Err(Error::InvalidShape {
                     what: format!("{} row", row.name()),
-                    expected: format!("{} cards", row.len()),
+                    expected: format!("{} cards", row.cards()),
                     got: format!("{} cards", cards.len()),
                 });
             }

@@ -27,6 +27,9 @@ class Category(IntEnum):
     @property
     def label(self) -> str:
         """Plain-words name, e.g. ``"full house"``."""
-        return self.name.lower().replace("_", " ").replace("trips", "three of a kind").replace(
-            "quads", "four of a kind"
+        return (
+            self.name.lower()
+            .replace("_", " ")
+            .replace("trips", "three of a kind")
+            .replace("quads", "four of a kind")
         )

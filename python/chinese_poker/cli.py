@@ -16,8 +16,10 @@ def deal(players: int, seed: int | None) -> list[list[Card]]:
     """Shuffles a deck with ``seed`` and deals 13 cards to each player."""
     rng = np.random.default_rng(seed)
     deck = rng.permutation(52).astype(np.uint8)
-    return [sorted((Card(int(c)) for c in deck[13 * p : 13 * p + 13]), reverse=True)
-            for p in range(players)]
+    return [
+        sorted((Card(int(c)) for c in deck[13 * p : 13 * p + 13]), reverse=True)
+        for p in range(players)
+    ]
 
 
 def greedy_setting(hand: Sequence[Card]) -> tuple[list[Card], list[Card], list[Card]]:

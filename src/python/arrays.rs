@@ -28,13 +28,8 @@ pub fn readonly_u8_2d<'py>(
     let untyped = obj
         .cast::<PyUntypedArray>()
         .map_err(|_| {
-            shape_err(format!(
-                "{}",
-                obj.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            ))
+            let type_name = obj.get_type().name().map(|n| n.to_string());
+            shape_err(format!("a {} object", type_name.unwrap_or_default()))
         })
         .py_err()?;
     let dtype = untyped.dtype().to_string();
@@ -43,7 +38,14 @@ pub fn readonly_u8_2d<'py>(
     }
     let typed = obj
         .cast::<PyArray2<u8>>()
-        .map_err(|_| shape_err(format!("dtype {dtype}")))
+        .map_err(|_| {
+            shape_err(
+                obj.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default(),
+            )
+        })
         .py_err()?;
     Ok(typed.readonly())
 }
