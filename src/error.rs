@@ -41,7 +41,7 @@ impl fmt::Display for Error {
                 position,
                 reason,
             } => {
-                write!(f, "invalid card {token:?} at position {position}: {reason}")
+                write!(f, "invalid card '{token}' at position {position}: {reason}")
             }
             Error::DuplicateCard {
                 card,
