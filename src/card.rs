@@ -39,7 +39,7 @@ impl Card {
         } else {
             Err(Error::InvalidCard {
                 token: code.to_string(),
-                position: 0,
+                position: 1,
                 reason: "card codes are 0..=51".into(),
             })
         }

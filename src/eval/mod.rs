@@ -10,6 +10,7 @@ pub use rank::{Category, HandRank, Wheel};
 
 use crate::card::Card;
 use crate::error::{Error, Result};
+use std::sync::OnceLock;
 use tables::{tables, wheel_index, Tables};
 
 /// A fast evaluator bound to one wheel option. Cheap to copy; build one per thread or batch.
@@ -58,6 +59,26 @@ impl Evaluator {
             [a, b, c, d, e] => self.eval5([a, b, c, d, e]),
             _ => panic!("rows have 3 or 5 cards"),
         }
+    }
+}
+
+impl HandRank {
+    /// Rebuilds a rank from an untrusted `raw()` value: `None` unless some 3- or 5-card row has
+    /// this rank under some wheel option. Every other method assumes such a value (`describe`
+    /// indexes rank names by the stored values).
+    pub fn checked_from_raw(raw: u32) -> Option<HandRank> {
+        static VALID: OnceLock<Vec<u32>> = OnceLock::new();
+        let valid = VALID.get_or_init(|| {
+            let t = tables();
+            let mut all: Vec<u32> = t.multiset5.iter().flatten().copied().collect();
+            // flush5 is indexed by any 13-bit mask; only 5-bit masks hold a rank, the rest are 0
+            all.extend(t.flush5.iter().flatten().filter(|&&r| r != 0));
+            all.extend(&t.rank3);
+            all.sort_unstable();
+            all.dedup();
+            all
+        });
+        valid.binary_search(&raw).is_ok().then_some(HandRank(raw))
     }
 }
 
@@ -123,6 +144,26 @@ mod tests {
             "five-high straight flush"
         );
         assert_eq!(ev("Ah Kh Qh Jh Th", Wheel::Low).describe(), "royal flush");
+    }
+
+    #[test]
+    fn checked_from_raw_accepts_exactly_the_ranks_rows_have() {
+        for s in [
+            "Kc Kd Ah",
+            "Ac 2d 3h 4s 5c",
+            "Ah Kh Qh Jh Th",
+            "2c 3d 4h 5s 7c",
+        ] {
+            for w in [Wheel::Low, Wheel::Second] {
+                let r = ev(s, w);
+                assert_eq!(HandRank::checked_from_raw(r.raw()), Some(r));
+            }
+        }
+        // a high card led by 15, a value only an ace-high straight stores: no row has it
+        let bogus = (15 << 17) | (14 << 13) | (13 << 9) | (12 << 5) | (11 << 1);
+        assert_eq!(HandRank::checked_from_raw(bogus), None);
+        assert_eq!(HandRank::checked_from_raw(0), None);
+        assert_eq!(HandRank::checked_from_raw(u32::MAX), None);
     }
 
     #[test]

@@ -38,14 +38,7 @@ pub fn readonly_u8_2d<'py>(
     }
     let typed = obj
         .cast::<PyArray2<u8>>()
-        .map_err(|_| {
-            shape_err(
-                obj.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default(),
-            )
-        })
+        .map_err(|_| shape_err(format!("dtype {dtype}")))
         .py_err()?;
     Ok(typed.readonly())
 }

@@ -22,8 +22,18 @@ pub struct PyCard(pub Card);
 #[pymethods]
 impl PyCard {
     #[new]
-    fn new(code: u8) -> PyResult<Self> {
-        Card::from_code(code).map(PyCard).py_err()
+    fn new(code: i64) -> PyResult<Self> {
+        // i64, not u8, so that a negative code is an InvalidCardError rather than OverflowError
+        u8::try_from(code)
+            .ok()
+            .and_then(|c| Card::from_code(c).ok())
+            .map(PyCard)
+            .ok_or_else(|| crate::error::Error::InvalidCard {
+                token: code.to_string(),
+                position: 1,
+                reason: "card codes are 0..=51".into(),
+            })
+            .py_err()
     }
     /// Parses one card: `As`, `as`, `AS`, `10h`, `Th`, `A♠`.
     #[staticmethod]
@@ -113,8 +123,13 @@ impl PyCardSet {
     fn cards(&self) -> Vec<PyCard> {
         self.0.cards_desc().into_iter().map(PyCard).collect()
     }
-    fn codes(&self) -> Vec<u8> {
-        self.0.cards_desc().into_iter().map(|c| c.code()).collect()
+    fn codes(&self) -> Vec<u32> {
+        // widened so that PyO3 gives a list of ints, not `bytes`
+        self.0
+            .cards_desc()
+            .into_iter()
+            .map(|c| u32::from(c.code()))
+            .collect()
     }
     fn __len__(&self) -> usize {
         self.0.len() as usize

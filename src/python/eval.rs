@@ -39,18 +39,14 @@ impl PyHandRank {
     /// Rebuilds a rank from its `raw` value (as returned by `evaluate_batch`).
     #[new]
     fn new(raw: u32) -> PyResult<Self> {
-        let r = HandRank::from_raw(raw);
-        let valid =
-            raw >> 25 == 0 && (raw >> 21) <= 8 && r.values().iter().all(|&v| (2..=15).contains(&v));
-        if !valid {
-            return Err(Error::InvalidShape {
+        HandRank::checked_from_raw(raw)
+            .map(PyHandRank)
+            .ok_or_else(|| Error::InvalidShape {
                 what: "HandRank raw value".into(),
                 expected: "a value produced by evaluate/evaluate_batch".into(),
                 got: raw.to_string(),
             })
-            .py_err();
-        }
-        Ok(PyHandRank(r))
+            .py_err()
     }
     /// The ordered integer (see the README's "HandRank layout").
     #[getter]
@@ -74,8 +70,9 @@ impl PyHandRank {
     }
     /// Significant rank values, most significant first (2..14; a straight's top card 5..15).
     #[getter]
-    fn values(&self) -> Vec<u8> {
-        self.0.values()
+    fn values(&self) -> Vec<u32> {
+        // widened so that PyO3 gives a list of ints, not `bytes`
+        self.0.values().into_iter().map(u32::from).collect()
     }
     /// "pair of kings, ace kicker".
     fn describe(&self) -> String {
