@@ -19,6 +19,12 @@ pub enum Error {
         first: usize,
         second: usize,
     },
+    /// The same card in two players' hands.
+    DuplicateCardPlayers {
+        card: String,
+        first: usize,
+        second: usize,
+    },
     /// A row, hand or batch of the wrong size or shape.
     InvalidShape {
         what: String,
@@ -49,6 +55,16 @@ impl fmt::Display for Error {
                 second,
             } => {
                 write!(f, "duplicate card {card} at positions {first} and {second}")
+            }
+            Error::DuplicateCardPlayers {
+                card,
+                first,
+                second,
+            } => {
+                write!(
+                    f,
+                    "card {card} is held by player {first} and player {second}"
+                )
             }
             Error::InvalidShape {
                 what,

@@ -7,8 +7,11 @@
 pub mod card;
 pub mod error;
 pub mod eval;
+pub mod naturals;
 pub mod parallel;
+pub mod presets;
 pub mod rules;
+pub mod score;
 pub mod setting;
 
 #[cfg(feature = "python")]
@@ -17,5 +20,8 @@ mod python;
 pub use card::{parse_cards, Card, CardSet};
 pub use error::{Error, Result};
 pub use eval::{evaluate, Category, Evaluator, HandRank, Wheel};
+pub use naturals::{best_natural, find_naturals, NaturalMatch};
+pub use rules::NaturalKind;
 pub use rules::{Row, Rules};
+pub use score::{pair_score, row_key, settle, Decision, PairScore, Settlement};
 pub use setting::Setting;

@@ -10,6 +10,7 @@ fn exception_name(e: &Error) -> &'static str {
     match e {
         Error::InvalidCard { .. } => "InvalidCardError",
         Error::DuplicateCard { .. } => "DuplicateCardError",
+        Error::DuplicateCardPlayers { .. } => "DuplicateCardError",
         Error::InvalidShape { .. } => "InvalidShapeError",
         Error::InvalidRules { .. } => "InvalidRulesError",
         Error::InvalidDecision { .. } => "InvalidDecisionError",

@@ -1,0 +1,997 @@
+//! Exact settlement of one round for 2–4 players (RULES.md §1, §3, §5, §6).
+//!
+//! Every pair of players is settled separately and zero-sum; the result records every number
+//! with the rule that produced it so that [`Settlement::explain`] can print a table a person can
+//! check by hand. Players are numbered by seat, 0-based, in the order of the `decisions` slice.
+//!
+//! # One matchup, step by step
+//!
+//! 1. **Rows** (both players played legal settings): each row goes to the higher row key
+//!    ([`row_key`]: the hand rank, then the suit-order tie-break if the rule set has one); equal
+//!    keys tie and nobody scores the row. The winner scores `rules.row_value(row, category)` of
+//!    its own hand; with `double_bonus`, a bonus row (value above 1) that beats a row of the
+//!    same category pays its bonus twice (`replace`: 2 × value; `add`: 1 + 2 × bonus).
+//! 2. **Pair total**: the row values each side won; `majority_point` goes to whoever won more
+//!    rows, `overall_point` to whoever has the higher row total (2-4 scoring); the base is the
+//!    difference of the two totals plus those points ("the higher total collects the
+//!    difference").
+//! 3. **Scoop** (all three rows won, so no ties): `Multiply(k)` multiplies the whole base
+//!    (bonuses, majority and overall points included); `Add(n)` adds n to the scooper.
+//! 4. **Sweep**: a player who scoops every opponent at a table of at least
+//!    `sweep.min_players` has each of those matchups multiplied by `sweep.multiplier`. A fouled
+//!    opponent counts as scooped if `sweep.fouled_counts`. A natural or a surrender opposite is
+//!    never scooped, so it prevents the sweep.
+//!
+//! # Fouls, naturals and surrender
+//!
+//! - A **foul** is a `Play` whose setting breaks back ≥ middle ≥ front, or a `Declare` the hand
+//!   does not hold (or, with `natural_must_show`, whose rows do not display it). Under
+//!   `FoulPolicy::Reject` both are errors instead.
+//!   - `AsScooped`: the opponent wins all three rows at its own row values (no double bonus,
+//!     since no row of the same category was beaten), then majority/overall points and the
+//!     scoop apply exactly as if the rows had been won.
+//!   - `FlatPlusBonus(n)`: n units plus the opponent's bonuses, a bonus being what a row pays
+//!     above the plain point (`row_value − 1`), so that with n = 3 the penalty equals winning
+//!     all three rows; no scoop multiplier.
+//!   - foul against foul: 0.
+//! - A **natural** (declared, or found automatically under `Declaration::Auto` in a `Play`) is
+//!   paid its value by each opponent that played or fouled, with no rows, scoop or sweep.
+//!   Between two naturals the higher value is paid its own value; equal values tie (0).
+//!   Under `Auto` the engine lays out the rows itself, so an automatically declared natural is
+//!   never checked against `natural_must_show`, and it replaces a fouled setting.
+//! - A **surrender** pays `rules.surrender` units to each opponent that did not surrender —
+//!   whatever that opponent holds (a natural, a foul or a setting): the surrender happens before
+//!   anything is shown. Two surrenders exchange nothing.
+//!
+//! # Bankroll cap
+//!
+//! With `rules.bankroll_cap` and `bankrolls` given, the matchup payments are made one at a
+//! time in seat order starting at the player right of the dealer: with `order = [(dealer+1) %
+//! n, (dealer+2) % n, ..., dealer]`, the matchups are paid `(order[0], order[1])`,
+//! `(order[0], order[2])`, ..., `(order[1], order[2])`, ... Each payment is the matchup's
+//! points, capped by what the payer has left (its bankroll plus what it has won so far minus
+//! what it has paid) and by what the payee may still win (its bankroll minus its net winnings
+//! so far). So nobody ends below 0 or wins more than their own bankroll. Without the cap (or
+//! without bankrolls) every payment is made in full, in the same order.
+
+use crate::card::Card;
+use crate::error::{Error, Result};
+use crate::eval::{Category, Evaluator, HandRank};
+use crate::naturals::{best_natural, displays, qualifies};
+use crate::rules::{BonusMode, Declaration, FoulPolicy, NaturalKind, Row, Rules, Scoop};
+use crate::setting::Setting;
+use std::fmt::Write as _;
+
+/// What one player does with their 13 cards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Set the cards and compare rows.
+    Play(Setting),
+    /// Declare a natural; the setting gives the 13 cards (and, where the rule set requires it,
+    /// rows that display the natural).
+    Declare {
+        natural: NaturalKind,
+        setting: Setting,
+    },
+    /// Give up before the showdown (only where the rule set allows it).
+    Surrender,
+}
+
+impl Decision {
+    pub fn setting(&self) -> Option<&Setting> {
+        match self {
+            Decision::Play(s) | Decision::Declare { setting: s, .. } => Some(s),
+            Decision::Surrender => None,
+        }
+    }
+}
+
+/// What a player's decision became once checked against the rule set.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Status {
+    /// A legal setting, compared row by row.
+    Played,
+    /// A fouled setting or a false declaration.
+    Fouled,
+    /// A natural, declared or found automatically.
+    Natural,
+    Surrendered,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Played => "played",
+            Status::Fouled => "fouled",
+            Status::Natural => "natural",
+            Status::Surrendered => "surrendered",
+        }
+    }
+}
+
+/// One player's part of a settlement.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PlayerResult {
+    pub status: Status,
+    /// Row ranks (front, middle, back) of the setting; `None` for a surrender.
+    pub ranks: Option<[HandRank; 3]>,
+    /// The natural paid to this player, with its value.
+    pub natural: Option<(NaturalKind, u32)>,
+    /// The natural was found by the engine (`Declaration::Auto`), not declared.
+    pub auto_declared: bool,
+    /// Why the hand fouled, in words.
+    pub foul_reason: Option<String>,
+    /// This player scooped every opponent at a table large enough for a sweep.
+    pub sweep: bool,
+    /// Sum of this player's matchup points before any bankroll cap.
+    pub raw_total: i64,
+    /// What the player actually wins (negative: pays), after the bankroll cap.
+    pub total: i64,
+}
+
+/// How a matchup was settled.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum MatchupKind {
+    /// Both played legal settings: rows compared.
+    Rows,
+    /// One side fouled, the other played.
+    Foul,
+    /// Both fouled: nothing changes hands.
+    BothFouled,
+    /// At least one side has a natural (and neither surrendered).
+    Natural,
+    /// At least one side surrendered.
+    Surrender,
+}
+
+impl MatchupKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchupKind::Rows => "rows",
+            MatchupKind::Foul => "foul",
+            MatchupKind::BothFouled => "both fouled",
+            MatchupKind::Natural => "natural",
+            MatchupKind::Surrender => "surrender",
+        }
+    }
+}
+
+/// One row of a matchup.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct RowOutcome {
+    /// The seat that won the row; `None` for a tie (or no row comparison).
+    pub winner: Option<usize>,
+    /// Units the winner scores for the row (after doubling), 0 for a tie.
+    pub value: u32,
+    /// The winning hand pays a row bonus (value above the plain point).
+    pub bonus: bool,
+    /// The bonus was doubled (bonus row over a row of the same category).
+    pub doubled: bool,
+    /// The ranks were equal and the suit order decided the row.
+    pub suit_break: bool,
+}
+
+/// The settlement between seats `a < b`. Every amount is from `a`'s side: positive means `b`
+/// pays `a`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Matchup {
+    pub a: usize,
+    pub b: usize,
+    pub kind: MatchupKind,
+    /// Rows (for `Rows`, and for `Foul` where the non-fouled side wins every row; all ties for
+    /// the other kinds).
+    pub rows: [RowOutcome; 3],
+    /// Row values won by `a` and by `b`.
+    pub row_totals: [i64; 2],
+    /// Majority point (signed, for `a`).
+    pub majority: i64,
+    /// Overall point (signed, for `a`).
+    pub overall: i64,
+    /// Points for `a` before scoop and sweep: row difference plus majority and overall points,
+    /// or the foul penalty, natural value or surrender cost.
+    pub base: i64,
+    /// The seat that scooped the other (won every row, or the opponent fouled under
+    /// `AsScooped`).
+    pub scoop: Option<usize>,
+    /// Points for `a` after the scoop.
+    pub after_scoop: i64,
+    /// Sweep multiplier applied (1 = none).
+    pub sweep_multiplier: i64,
+    /// Final points for `a`; `b` gets the negative.
+    pub points: i64,
+}
+
+/// One transfer of the bankroll step, in the order made.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Payment {
+    /// Index into `Settlement::matchups`.
+    pub matchup: usize,
+    pub payer: usize,
+    pub payee: usize,
+    /// The matchup's points.
+    pub owed: i64,
+    /// What was actually transferred (less than `owed` only under the bankroll cap).
+    pub paid: i64,
+}
+
+/// The full result of [`settle`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Settlement {
+    pub dealer: usize,
+    pub players: Vec<PlayerResult>,
+    /// Every pair `a < b`, in the order (0,1), (0,2), ..., (n-2, n-1).
+    pub matchups: Vec<Matchup>,
+    /// Non-zero matchup payments in dealer order (see the module docs).
+    pub payments: Vec<Payment>,
+    /// Whether the payments were capped by bankrolls.
+    pub capped: bool,
+    /// Bankrolls after the payments, if bankrolls were given.
+    pub bankrolls_after: Option<Vec<i64>>,
+}
+
+impl Settlement {
+    /// Final per-player totals (after the bankroll cap); they sum to zero.
+    pub fn totals(&self) -> Vec<i64> {
+        self.players.iter().map(|p| p.total).collect()
+    }
+    /// Per-player totals before the bankroll cap; they sum to zero.
+    pub fn raw_totals(&self) -> Vec<i64> {
+        self.players.iter().map(|p| p.raw_total).collect()
+    }
+    /// The matchup between two seats (in either order).
+    pub fn matchup(&self, x: usize, y: usize) -> Option<&Matchup> {
+        let (a, b) = (x.min(y), x.max(y));
+        self.matchups.iter().find(|m| m.a == a && m.b == b)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row keys and the fast pair scorer
+// ---------------------------------------------------------------------------------------------
+
+const KEY_SHIFT: u32 = 32;
+const CATEGORY_SHIFT: u32 = 21;
+
+/// A comparable key for one row: `rank.raw()` in bits 32..64 and, when the rule set has a suit
+/// order, a suit tie-break in the low bits. Keys of two rows of the same size compare like the
+/// rows do under the rule set; equal keys are a tie.
+///
+/// The tie-break (used only between rows of identical ranks): the cards are read in order of
+/// significance — larger rank groups first (quads, trips, pairs, singles), higher rank first
+/// within a size, the ace last in an A-2-3-4-5 straight — and, within one rank, the stronger
+/// suit first; the row whose suit sequence is stronger at the first difference wins. Two
+/// different rows with identical ranks always differ, so under a suit order rows never tie.
+///
+/// `cards` must be the row `rank` was computed from (3 or 5 distinct cards).
+pub fn row_key(rules: &Rules, cards: &[Card], rank: HandRank) -> u64 {
+    let base = (rank.raw() as u64) << KEY_SHIFT;
+    let Some(order) = rules.suit_order else {
+        return base;
+    };
+    let mut strength = [0u8; 4];
+    for (i, &s) in order.iter().enumerate() {
+        strength[(s & 3) as usize] = 3 - i as u8;
+    }
+    let mut count = [0u8; 13];
+    for c in cards {
+        count[c.rank() as usize] += 1;
+    }
+    let cat = rank.category();
+    let wheel = matches!(cat, Category::Straight | Category::StraightFlush)
+        && count[12] > 0
+        && count[0] > 0;
+    let order_rank = |r: u8| if wheel && r == 12 { 0 } else { r as u32 + 1 };
+    let mut sorted: [(u32, u32, u8); 5] = [(0, 0, 0); 5];
+    for (slot, c) in sorted.iter_mut().zip(cards) {
+        *slot = (
+            count[c.rank() as usize] as u32,
+            order_rank(c.rank()),
+            strength[c.suit() as usize],
+        );
+    }
+    let used = &mut sorted[..cards.len().min(5)];
+    used.sort_unstable_by(|x, y| y.cmp(x));
+    let mut bits = 0u64;
+    for (i, &(_, _, s)) in used.iter().enumerate() {
+        bits |= (s as u64) << (2 * (4 - i));
+    }
+    base | bits
+}
+
+/// Result of [`pair_score`], from `a`'s side.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct PairScore {
+    /// Points for `a` (negative: `a` pays), scoop included, before any sweep multiplier.
+    pub points: i64,
+    /// `a` won all three rows.
+    pub a_scoops: bool,
+    /// `b` won all three rows.
+    pub b_scoops: bool,
+}
+
+#[inline]
+fn key_category(key: u64) -> usize {
+    (((key >> KEY_SHIFT) as u32 >> CATEGORY_SHIFT) & 0xF).min(8) as usize
+}
+
+/// Units for winning `row` with category index `win` over category index `lose`; also whether
+/// it is a bonus row and whether the bonus was doubled.
+#[inline]
+fn win_value(rules: &Rules, row: usize, win: usize, lose: usize) -> (u32, bool, bool) {
+    let b = rules.bonus[row][win];
+    let (value, bonus) = match rules.bonus_mode {
+        BonusMode::Replace => (b, b > 1),
+        BonusMode::Add => (1 + b, b > 0),
+    };
+    if rules.double_bonus && bonus && win == lose {
+        let doubled = match rules.bonus_mode {
+            BonusMode::Replace => 2 * b,
+            BonusMode::Add => 1 + 2 * b,
+        };
+        (doubled, true, true)
+    } else {
+        (value, bonus, false)
+    }
+}
+
+/// Steps 2–3 of the module docs. Returns (majority, overall, base, after_scoop) for `a`.
+#[inline]
+fn combine(rules: &Rules, tot: [i64; 2], wins: [u32; 2]) -> (i64, i64, i64, i64) {
+    let majority = rules.majority_point as i64 * (wins[0].cmp(&wins[1]) as i64);
+    let overall = rules.overall_point as i64 * (tot[0].cmp(&tot[1]) as i64);
+    let base = tot[0] - tot[1] + majority + overall;
+    let after = match rules.scoop {
+        Scoop::Multiply(k) if wins[0] == 3 || wins[1] == 3 => base * k as i64,
+        Scoop::Add(n) if wins[0] == 3 => base + n as i64,
+        Scoop::Add(n) if wins[1] == 3 => base - n as i64,
+        _ => base,
+    };
+    (majority, overall, base, after)
+}
+
+/// Scores two legal settings against each other from their row keys (front, middle, back) made
+/// by [`row_key`]: rows, bonuses (with doubling), majority and overall points and the scoop,
+/// exactly as [`settle`] scores a `Rows` matchup, without the sweep (which needs the whole
+/// table) and without allocating.
+///
+/// Assumes both settings are legal and that no natural, foul or surrender is involved: the
+/// caller handles those (or calls [`settle`]).
+#[inline]
+pub fn pair_score(rules: &Rules, a: &[u64; 3], b: &[u64; 3]) -> PairScore {
+    let mut tot = [0i64; 2];
+    let mut wins = [0u32; 2];
+    for row in 0..3 {
+        let (ka, kb) = (a[row], b[row]);
+        let (ca, cb) = (key_category(ka), key_category(kb));
+        if ka > kb {
+            tot[0] += win_value(rules, row, ca, cb).0 as i64;
+            wins[0] += 1;
+        } else if kb > ka {
+            tot[1] += win_value(rules, row, cb, ca).0 as i64;
+            wins[1] += 1;
+        }
+    }
+    let (_, _, _, points) = combine(rules, tot, wins);
+    PairScore {
+        points,
+        a_scoops: wins[0] == 3,
+        b_scoops: wins[1] == 3,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settlement
+// ---------------------------------------------------------------------------------------------
+
+/// A decision checked against the rule set.
+#[derive(Clone, Debug)]
+enum Hand {
+    Played {
+        keys: [u64; 3],
+        ranks: [HandRank; 3],
+    },
+    Fouled,
+    Natural {
+        value: u32,
+    },
+    Surrendered,
+}
+
+fn player_label(i: usize) -> String {
+    format!("P{i}")
+}
+
+fn check_table(decisions: &[Decision], bankrolls: Option<&[i64]>, dealer: usize) -> Result<()> {
+    let n = decisions.len();
+    if !(2..=4).contains(&n) {
+        return Err(Error::InvalidShape {
+            what: "decisions".into(),
+            expected: "2 to 4 players".into(),
+            got: format!("{n} players"),
+        });
+    }
+    if dealer >= n {
+        return Err(Error::InvalidShape {
+            what: "dealer".into(),
+            expected: format!("a seat 0..={}", n - 1),
+            got: dealer.to_string(),
+        });
+    }
+    if let Some(b) = bankrolls {
+        if b.len() != n {
+            return Err(Error::InvalidShape {
+                what: "bankrolls".into(),
+                expected: format!("{n} values (one per player)"),
+                got: format!("{} values", b.len()),
+            });
+        }
+        if let Some((i, v)) = b.iter().enumerate().find(|(_, &v)| v < 0) {
+            return Err(Error::InvalidDecision {
+                player: i,
+                reason: format!("bankroll {v} is negative"),
+            });
+        }
+    }
+    let mut owner: [Option<usize>; 52] = [None; 52];
+    for (p, d) in decisions.iter().enumerate() {
+        let Some(s) = d.setting() else { continue };
+        for c in s.cards().cards_desc() {
+            let slot = &mut owner[c.code() as usize];
+            if let Some(first) = *slot {
+                return Err(Error::DuplicateCardPlayers {
+                    card: c.to_string(),
+                    first,
+                    second: p,
+                });
+            }
+            *slot = Some(p);
+        }
+    }
+    Ok(())
+}
+
+fn foul_reason(ranks: &[HandRank; 3]) -> String {
+    let [f, m, b] = *ranks;
+    let mut parts = Vec::new();
+    if f > m {
+        parts.push(format!(
+            "front ({}) beats middle ({})",
+            f.describe(),
+            m.describe()
+        ));
+    }
+    if m > b {
+        parts.push(format!(
+            "middle ({}) beats back ({})",
+            m.describe(),
+            b.describe()
+        ));
+    }
+    parts.join(" and ")
+}
+
+fn hand_cards(s: &Setting) -> Vec<Card> {
+    s.front
+        .iter()
+        .chain(&s.middle)
+        .chain(&s.back)
+        .copied()
+        .collect()
+}
+
+/// Checks one decision. Returns the hand and the player's result skeleton.
+fn classify(
+    rules: &Rules,
+    ev: &Evaluator,
+    player: usize,
+    d: &Decision,
+) -> Result<(Hand, PlayerResult)> {
+    let mut res = PlayerResult {
+        status: Status::Played,
+        ranks: None,
+        natural: None,
+        auto_declared: false,
+        foul_reason: None,
+        sweep: false,
+        raw_total: 0,
+        total: 0,
+    };
+    let rank_of =
+        |cards: &[Card]| ev.eval_codes(&cards.iter().map(|c| c.code()).collect::<Vec<_>>());
+    let ranks_of = |s: &Setting| [rank_of(&s.front), rank_of(&s.middle), rank_of(&s.back)];
+    let foul = |mut res: PlayerResult, ranks: Option<[HandRank; 3]>, reason: String| {
+        if rules.foul == FoulPolicy::Reject {
+            return Err(Error::InvalidDecision {
+                player,
+                reason: format!("{reason} (the rule set rejects fouled hands)"),
+            });
+        }
+        res.status = Status::Fouled;
+        res.ranks = ranks;
+        res.foul_reason = Some(reason);
+        Ok((Hand::Fouled, res))
+    };
+    match d {
+        Decision::Surrender => {
+            if rules.surrender.is_none() {
+                return Err(Error::InvalidDecision {
+                    player,
+                    reason: "surrender is not allowed by the rule set".into(),
+                });
+            }
+            res.status = Status::Surrendered;
+            Ok((Hand::Surrendered, res))
+        }
+        Decision::Declare { natural, setting } => {
+            let ranks = ranks_of(setting);
+            res.ranks = Some(ranks);
+            let Some(value) = rules.natural_value(*natural) else {
+                return Err(Error::InvalidDecision {
+                    player,
+                    reason: format!(
+                        "declared natural {} is not recognised by the rule set",
+                        natural.key()
+                    ),
+                });
+            };
+            if !qualifies(&hand_cards(setting), *natural) {
+                let reason = format!("declared {} but the hand does not hold it", natural.key());
+                return foul(res, Some(ranks), reason);
+            }
+            if rules.natural_must_show && !displays(setting, *natural) {
+                let reason = format!(
+                    "declared {} but the rows do not show it (the rule set requires it)",
+                    natural.key()
+                );
+                return foul(res, Some(ranks), reason);
+            }
+            res.status = Status::Natural;
+            res.natural = Some((*natural, value));
+            Ok((Hand::Natural { value }, res))
+        }
+        Decision::Play(setting) => {
+            let ranks = ranks_of(setting);
+            res.ranks = Some(ranks);
+            if rules.declaration == Declaration::Auto {
+                if let Some(m) = best_natural(&hand_cards(setting), rules) {
+                    res.status = Status::Natural;
+                    res.natural = Some((m.kind, m.value));
+                    res.auto_declared = true;
+                    return Ok((Hand::Natural { value: m.value }, res));
+                }
+            }
+            if ranks[0] > ranks[1] || ranks[1] > ranks[2] {
+                return foul(
+                    res,
+                    Some(ranks),
+                    format!("fouled setting: {}", foul_reason(&ranks)),
+                );
+            }
+            let keys = [
+                row_key(rules, &setting.front, ranks[0]),
+                row_key(rules, &setting.middle, ranks[1]),
+                row_key(rules, &setting.back, ranks[2]),
+            ];
+            Ok((Hand::Played { keys, ranks }, res))
+        }
+    }
+}
+
+fn empty_matchup(a: usize, b: usize, kind: MatchupKind, base: i64) -> Matchup {
+    Matchup {
+        a,
+        b,
+        kind,
+        rows: [RowOutcome::default(); 3],
+        row_totals: [0, 0],
+        majority: 0,
+        overall: 0,
+        base,
+        scoop: None,
+        after_scoop: base,
+        sweep_multiplier: 1,
+        points: base,
+    }
+}
+
+/// Rows compared between two legal settings.
+fn rows_matchup(rules: &Rules, a: usize, b: usize, ka: &[u64; 3], kb: &[u64; 3]) -> Matchup {
+    let mut m = empty_matchup(a, b, MatchupKind::Rows, 0);
+    let mut wins = [0u32; 2];
+    for row in 0..3 {
+        let (x, y) = (ka[row], kb[row]);
+        let (cx, cy) = (key_category(x), key_category(y));
+        let suit_break = x >> KEY_SHIFT == y >> KEY_SHIFT && x != y;
+        let (side, winner, value) = if x > y {
+            (0, a, win_value(rules, row, cx, cy))
+        } else if y > x {
+            (1, b, win_value(rules, row, cy, cx))
+        } else {
+            continue;
+        };
+        m.row_totals[side] += value.0 as i64;
+        wins[side] += 1;
+        m.rows[row] = RowOutcome {
+            winner: Some(winner),
+            value: value.0,
+            bonus: value.1,
+            doubled: value.2,
+            suit_break,
+        };
+    }
+    finish(rules, &mut m, wins);
+    m
+}
+
+fn finish(rules: &Rules, m: &mut Matchup, wins: [u32; 2]) {
+    let (majority, overall, base, after) = combine(rules, m.row_totals, wins);
+    m.majority = majority;
+    m.overall = overall;
+    m.base = base;
+    m.after_scoop = after;
+    m.points = after;
+    m.scoop = if wins[0] == 3 {
+        Some(m.a)
+    } else if wins[1] == 3 {
+        Some(m.b)
+    } else {
+        None
+    };
+}
+
+/// `winner` played legally, `loser` fouled.
+fn foul_matchup(
+    rules: &Rules,
+    a: usize,
+    b: usize,
+    winner: usize,
+    ranks: &[HandRank; 3],
+) -> Matchup {
+    let side = usize::from(winner == b);
+    let sign = if side == 0 { 1 } else { -1 };
+    let mut m = empty_matchup(a, b, MatchupKind::Foul, 0);
+    let mut extra = 0i64;
+    for (row, r) in ranks.iter().enumerate() {
+        let cat = r.category() as usize;
+        // No row of the fouled hand is compared, so nothing is doubled.
+        let (value, bonus, _) = win_value(rules, row, cat, usize::MAX);
+        m.rows[row] = RowOutcome {
+            winner: Some(winner),
+            value,
+            bonus,
+            doubled: false,
+            suit_break: false,
+        };
+        m.row_totals[side] += value as i64;
+        extra += value as i64 - 1;
+    }
+    match rules.foul {
+        FoulPolicy::FlatPlusBonus(n) => {
+            m.base = sign * (n as i64 + extra);
+            m.after_scoop = m.base;
+            m.points = m.base;
+        }
+        FoulPolicy::AsScooped | FoulPolicy::Reject => {
+            let wins = if side == 0 { [3, 0] } else { [0, 3] };
+            finish(rules, &mut m, wins);
+        }
+    }
+    m
+}
+
+/// Settles one round. `decisions[i]` is seat i's decision; `dealer` is the dealer's seat;
+/// `bankrolls` (one per seat, ≥ 0) are used when the rule set caps payments by bankroll. See
+/// the module docs for every rule. Nothing is returned unless everything is valid.
+pub fn settle(
+    decisions: &[Decision],
+    rules: &Rules,
+    bankrolls: Option<&[i64]>,
+    dealer: usize,
+) -> Result<Settlement> {
+    rules.validate()?;
+    check_table(decisions, bankrolls, dealer)?;
+    let n = decisions.len();
+    let ev = Evaluator::new(rules.wheel);
+    let mut hands = Vec::with_capacity(n);
+    let mut players = Vec::with_capacity(n);
+    for (p, d) in decisions.iter().enumerate() {
+        let (h, r) = classify(rules, &ev, p, d)?;
+        hands.push(h);
+        players.push(r);
+    }
+
+    let mut matchups = Vec::with_capacity(n * (n - 1) / 2);
+    // scooped[p][q]: p counts as having scooped q for the sweep
+    let mut scooped = [[false; 4]; 4];
+    for a in 0..n {
+        for b in a + 1..n {
+            let m = match (&hands[a], &hands[b]) {
+                (Hand::Surrendered, Hand::Surrendered) => {
+                    empty_matchup(a, b, MatchupKind::Surrender, 0)
+                }
+                (Hand::Surrendered, _) | (_, Hand::Surrendered) => {
+                    let cost = rules.surrender.unwrap_or(0) as i64;
+                    let base = if matches!(hands[a], Hand::Surrendered) {
+                        -cost
+                    } else {
+                        cost
+                    };
+                    empty_matchup(a, b, MatchupKind::Surrender, base)
+                }
+                (Hand::Natural { value: x }, Hand::Natural { value: y }) => {
+                    let base = match x.cmp(y) {
+                        std::cmp::Ordering::Greater => *x as i64,
+                        std::cmp::Ordering::Less => -(*y as i64),
+                        std::cmp::Ordering::Equal => 0,
+                    };
+                    empty_matchup(a, b, MatchupKind::Natural, base)
+                }
+                (Hand::Natural { value }, _) => {
+                    empty_matchup(a, b, MatchupKind::Natural, *value as i64)
+                }
+                (_, Hand::Natural { value }) => {
+                    empty_matchup(a, b, MatchupKind::Natural, -(*value as i64))
+                }
+                (Hand::Fouled, Hand::Fouled) => empty_matchup(a, b, MatchupKind::BothFouled, 0),
+                (Hand::Played { ranks, .. }, Hand::Fouled) => {
+                    scooped[a][b] = rules.sweep.fouled_counts;
+                    foul_matchup(rules, a, b, a, ranks)
+                }
+                (Hand::Fouled, Hand::Played { ranks, .. }) => {
+                    scooped[b][a] = rules.sweep.fouled_counts;
+                    foul_matchup(rules, a, b, b, ranks)
+                }
+                (Hand::Played { keys: ka, .. }, Hand::Played { keys: kb, .. }) => {
+                    let m = rows_matchup(rules, a, b, ka, kb);
+                    if m.scoop == Some(a) {
+                        scooped[a][b] = true;
+                    } else if m.scoop == Some(b) {
+                        scooped[b][a] = true;
+                    }
+                    m
+                }
+            };
+            matchups.push(m);
+        }
+    }
+
+    if n >= rules.sweep.min_players && rules.sweep.multiplier > 1 {
+        for p in 0..n {
+            if (0..n).all(|q| q == p || scooped[p][q]) {
+                players[p].sweep = true;
+                for m in matchups.iter_mut().filter(|m| m.a == p || m.b == p) {
+                    m.sweep_multiplier = rules.sweep.multiplier as i64;
+                    m.points = m.after_scoop * m.sweep_multiplier;
+                }
+            }
+        }
+    } else if n >= rules.sweep.min_players {
+        for p in 0..n {
+            players[p].sweep = (0..n).all(|q| q == p || scooped[p][q]);
+        }
+    }
+
+    for m in &matchups {
+        players[m.a].raw_total += m.points;
+        players[m.b].raw_total -= m.points;
+    }
+
+    let capped = rules.bankroll_cap && bankrolls.is_some();
+    let mut balance: Option<Vec<i64>> = bankrolls.map(|b| b.to_vec());
+    let mut net = vec![0i64; n];
+    let mut payments = Vec::new();
+    let order: Vec<usize> = (1..=n).map(|k| (dealer + k) % n).collect();
+    for i in 0..n {
+        for j in i + 1..n {
+            let (x, y) = (order[i], order[j]);
+            let idx = matchups
+                .iter()
+                .position(|m| m.a == x.min(y) && m.b == x.max(y))
+                .expect("every pair has a matchup");
+            let pts = matchups[idx].points;
+            if pts == 0 {
+                continue;
+            }
+            let (payee, payer) = if pts > 0 {
+                (matchups[idx].a, matchups[idx].b)
+            } else {
+                (matchups[idx].b, matchups[idx].a)
+            };
+            let owed = pts.abs();
+            let paid = match (&balance, capped) {
+                (Some(bal), true) => {
+                    let start = bankrolls.expect("capped implies bankrolls")[payee];
+                    owed.min(bal[payer]).min((start - net[payee]).max(0))
+                }
+                _ => owed,
+            };
+            if let Some(bal) = balance.as_mut() {
+                bal[payer] -= paid;
+                bal[payee] += paid;
+            }
+            net[payer] -= paid;
+            net[payee] += paid;
+            payments.push(Payment {
+                matchup: idx,
+                payer,
+                payee,
+                owed,
+                paid,
+            });
+        }
+    }
+    for (p, r) in players.iter_mut().enumerate() {
+        r.total = net[p];
+    }
+    Ok(Settlement {
+        dealer,
+        players,
+        matchups,
+        payments,
+        capped,
+        bankrolls_after: balance,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Explanation
+// ---------------------------------------------------------------------------------------------
+
+fn signed(v: i64) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+impl Settlement {
+    /// A plain-text account of every number: each player's hand, each matchup row by row with
+    /// the rule applied, the payments in order, and the totals.
+    pub fn explain(&self) -> String {
+        let mut out = String::new();
+        let n = self.players.len();
+        let _ = writeln!(out, "{n} players, dealer {}", player_label(self.dealer));
+        for (i, p) in self.players.iter().enumerate() {
+            let mut line = format!("{}: {}", player_label(i), p.status.name());
+            if let Some((kind, value)) = p.natural {
+                let how = if p.auto_declared {
+                    ", found automatically"
+                } else {
+                    ""
+                };
+                let _ = write!(line, " {} worth {value}{how}", kind.key());
+            }
+            if let Some(r) = &p.foul_reason {
+                let _ = write!(line, " ({r})");
+            }
+            if let Some(ranks) = p.ranks {
+                let _ = write!(
+                    line,
+                    "; front {}, middle {}, back {}",
+                    ranks[0].describe(),
+                    ranks[1].describe(),
+                    ranks[2].describe()
+                );
+            }
+            if p.sweep {
+                line.push_str("; sweeps the table");
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        for m in &self.matchups {
+            let (pa, pb) = (player_label(m.a), player_label(m.b));
+            let _ = writeln!(out, "{pa} v {pb} ({}), points for {pa}:", m.kind.name());
+            match m.kind {
+                MatchupKind::Rows | MatchupKind::Foul => {
+                    for (row, r) in Row::ALL.iter().zip(&m.rows) {
+                        let what = match r.winner {
+                            None => "tie".to_string(),
+                            Some(w) => {
+                                let mut s = format!("{} wins {}", player_label(w), r.value);
+                                if r.doubled {
+                                    s.push_str(" (bonus doubled)");
+                                } else if r.bonus {
+                                    s.push_str(" (bonus)");
+                                }
+                                if r.suit_break {
+                                    s.push_str(" (on suits)");
+                                }
+                                s
+                            }
+                        };
+                        let _ = writeln!(out, "  {:<6} {what}", row.name());
+                    }
+                    if m.kind == MatchupKind::Foul && m.scoop.is_none() && m.base != 0 {
+                        let _ =
+                            writeln!(out, "  foul penalty (flat + bonuses): {}", signed(m.base));
+                    } else {
+                        let _ = writeln!(
+                            out,
+                            "  rows {} - {} = {}, majority {}, overall {} -> {}",
+                            m.row_totals[0],
+                            m.row_totals[1],
+                            signed(m.row_totals[0] - m.row_totals[1]),
+                            signed(m.majority),
+                            signed(m.overall),
+                            signed(m.base)
+                        );
+                    }
+                }
+                MatchupKind::BothFouled => {
+                    let _ = writeln!(out, "  both fouled: 0");
+                }
+                MatchupKind::Natural => {
+                    let _ = writeln!(out, "  natural: {}", signed(m.base));
+                }
+                MatchupKind::Surrender => {
+                    let _ = writeln!(out, "  surrender: {}", signed(m.base));
+                }
+            }
+            if let Some(s) = m.scoop {
+                let _ = writeln!(
+                    out,
+                    "  scoop by {}: {} -> {}",
+                    player_label(s),
+                    signed(m.base),
+                    signed(m.after_scoop)
+                );
+            }
+            if m.sweep_multiplier != 1 {
+                let _ = writeln!(
+                    out,
+                    "  sweep x{}: {} -> {}",
+                    m.sweep_multiplier,
+                    signed(m.after_scoop),
+                    signed(m.points)
+                );
+            }
+            let _ = writeln!(
+                out,
+                "  = {} for {pa}, {} for {pb}",
+                signed(m.points),
+                signed(-m.points)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "payments from {} (right of the dealer){}:",
+            player_label((self.dealer + 1) % n),
+            if self.capped {
+                ", capped by bankrolls"
+            } else {
+                ""
+            }
+        );
+        for p in &self.payments {
+            let capped = if p.paid != p.owed {
+                format!(" (owed {})", p.owed)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "  {} pays {} {}{capped}",
+                player_label(p.payer),
+                player_label(p.payee),
+                p.paid
+            );
+        }
+        let totals: Vec<String> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{} {}", player_label(i), signed(p.total)))
+            .collect();
+        let _ = writeln!(out, "totals: {}", totals.join(", "));
+        if let Some(b) = &self.bankrolls_after {
+            let s: Vec<String> = b
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("{} {v}", player_label(i)))
+                .collect();
+            let _ = writeln!(out, "bankrolls after: {}", s.join(", "));
+        }
+        out
+    }
+}
