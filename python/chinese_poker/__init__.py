@@ -7,11 +7,32 @@
 
 from __future__ import annotations
 
-from . import exceptions
+from . import exceptions, presets
 from ._core import Card, CardSet, HandRank, __version__, evaluate, evaluate_batch, parse_cards
 from ._enums import Category, Wheel
+from .rules import (
+    DOUBLED_BONUS,
+    NO_BONUS,
+    STANDARD_BONUS,
+    BonusTable,
+    Foul,
+    Naturals,
+    RuleSet,
+    Scoop,
+    Sweep,
+)
 
 __all__ = [
+    "DOUBLED_BONUS",
+    "NO_BONUS",
+    "STANDARD_BONUS",
+    "BonusTable",
+    "Foul",
+    "Naturals",
+    "RuleSet",
+    "Scoop",
+    "Sweep",
+    "presets",
     "Card",
     "CardSet",
     "Category",

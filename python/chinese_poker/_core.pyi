@@ -8,6 +8,17 @@ import numpy.typing as npt
 
 from ._enums import Category
 
+# The extension's module declares __all__; stubtest checks this list against it.
+__all__ = [
+    "Card",
+    "CardSet",
+    "HandRank",
+    "Rules",
+    "__version__",
+    "evaluate",
+    "evaluate_batch",
+    "parse_cards",
+]
 __version__: str
 
 @final
@@ -83,6 +94,14 @@ class HandRank:
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+@final
+class Rules:
+    """A compiled rule set (private; built by ``chinese_poker.RuleSet``)."""
+
+    def __new__(cls, spec: dict[str, Any]) -> Rules: ...
+    def row_value(self, row: str, category: str) -> int: ...
+    def naturals(self) -> list[tuple[str, int]]: ...
 
 def parse_cards(text: str) -> list[Card]: ...
 def evaluate(cards: str | Iterable[Card | str | int] | CardSet, wheel: str = "low") -> HandRank: ...

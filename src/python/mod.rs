@@ -4,6 +4,7 @@ mod arrays;
 mod cards;
 mod errors;
 mod eval;
+mod rules;
 
 use pyo3::prelude::*;
 
@@ -13,6 +14,8 @@ mod _core {
     use super::cards::{parse_cards, PyCard, PyCardSet};
     #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
+    #[pymodule_export]
+    use super::rules::PyRules;
 
     #[pymodule_init]
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {
