@@ -148,17 +148,18 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
 
 /// Fails with `DuplicateCard` (1-based positions) if a card appears twice.
 pub fn check_distinct(cards: &[Card]) -> Result<()> {
-    let mut seen = [0usize; 52];
+    // a mask, not a table of positions: this runs on every per-call evaluation
+    let mut seen = 0u64;
     for (i, c) in cards.iter().enumerate() {
-        let slot = &mut seen[c.code() as usize];
-        if *slot != 0 {
+        if seen & c.bit() != 0 {
+            let first = cards.iter().position(|x| x == c).unwrap_or(i) + 1;
             return Err(Error::DuplicateCard {
                 card: c.to_string(),
-                first: *slot,
+                first,
                 second: i + 1,
             });
         }
-        *slot = i + 1;
+        seen |= c.bit();
     }
     Ok(())
 }

@@ -1,13 +1,13 @@
 //! Row evaluation for Python: `HandRank`, `evaluate`, and the numpy batch path.
 
-use super::cards::extract_cards;
+use super::cards::{extract_cards, PyCard};
 use super::errors::IntoPyResult;
 use crate::error::Error;
 use crate::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyAny;
+use pyo3::types::{PyAny, PyInt, PyList, PyTuple};
 use rayon::prelude::*;
 use std::hash::{Hash, Hasher};
 
@@ -113,8 +113,49 @@ impl PyHandRank {
 #[pyo3(signature = (cards, wheel = "low"))]
 pub fn evaluate(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<PyHandRank> {
     let w = parse_wheel(wheel)?;
+    if let Some(rank) = eval_code_sequence(cards, w) {
+        return Ok(PyHandRank(rank));
+    }
     let cards = extract_cards(cards)?;
     core_evaluate(&cards, w).map(PyHandRank).py_err()
+}
+
+/// The per-call hot path (DESIGN §4 budget: 150 ns): a list or tuple of 3 or 5 distinct `int`
+/// codes or `Card`s, read without allocating. `None` for anything else, bad input included, which
+/// then takes the general path and gets its precise error there.
+fn eval_code_sequence(obj: &Bound<'_, PyAny>, wheel: Wheel) -> Option<HandRank> {
+    let mut codes = [0u8; 5];
+    let mut n = 0;
+    let mut seen = 0u64;
+    let mut push = |item: Bound<'_, PyAny>| -> Option<()> {
+        let code = if let Ok(i) = item.cast_exact::<PyInt>() {
+            u8::try_from(i.extract::<i64>().ok()?).ok()?
+        } else {
+            item.cast::<PyCard>().ok()?.get().0.code()
+        };
+        if code >= 52 || n == 5 || seen & (1u64 << code) != 0 {
+            return None;
+        }
+        seen |= 1u64 << code;
+        codes[n] = code;
+        n += 1;
+        Some(())
+    };
+    if let Ok(list) = obj.cast_exact::<PyList>() {
+        if list.len() != 3 && list.len() != 5 {
+            return None;
+        }
+        list.iter().try_for_each(&mut push)?;
+    } else if let Ok(tuple) = obj.cast_exact::<PyTuple>() {
+        if tuple.len() != 3 && tuple.len() != 5 {
+            return None;
+        }
+        tuple.iter().try_for_each(&mut push)?;
+    } else {
+        return None;
+    }
+    // a list can shrink while we read it (another thread): only a complete row is evaluated
+    matches!(n, 3 | 5).then(|| Evaluator::new(wheel).eval_codes(&codes[..n]))
 }
 
 /// Evaluates every row of a `uint8` array of shape (N, 5) or (N, 3); returns `uint32` raw ranks.
