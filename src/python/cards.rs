@@ -4,7 +4,7 @@ use super::errors::IntoPyResult;
 use crate::card::{self, Card, CardSet};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyString, PyType};
 
 /// One playing card. `code = rank * 4 + suit` (ranks 2..A = 0..12, suits c d h s = 0..3).
 #[pyclass(
@@ -73,8 +73,10 @@ impl PyCard {
     fn __repr__(&self) -> String {
         format!("Card('{}')", self.0)
     }
-    fn __getnewargs__(&self) -> (u8,) {
-        (self.0.code(),)
+    /// Pickles as `Card(code)`; `__reduce__` rather than `__getnewargs__` so that every pickle
+    /// protocol works, 0 and 1 included.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (u8,)) {
+        (slf.get_type(), (slf.get().0.code(),))
     }
     fn __int__(&self) -> u8 {
         self.0.code()
@@ -157,8 +159,9 @@ impl PyCardSet {
     fn __repr__(&self) -> String {
         format!("CardSet('{}')", self.0)
     }
-    fn __getnewargs__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, [self.0.to_string()])
+    /// Pickles as `CardSet("As Kd ...")`, for every pickle protocol.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
+        (slf.get_type(), (slf.get().0.to_string(),))
     }
 }
 

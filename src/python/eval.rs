@@ -7,7 +7,7 @@ use crate::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyAny, PyInt, PyList, PyTuple};
+use pyo3::types::{PyAny, PyInt, PyList, PyTuple, PyType};
 use rayon::prelude::*;
 use std::hash::{Hash, Hasher};
 
@@ -84,8 +84,9 @@ impl PyHandRank {
     fn __repr__(&self) -> String {
         format!("HandRank({}, '{}')", self.0.raw(), self.0.describe())
     }
-    fn __getnewargs__(&self) -> (u32,) {
-        (self.0.raw(),)
+    /// Pickles as `HandRank(raw)`, for every pickle protocol.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (u32,)) {
+        (slf.get_type(), (slf.get().0.raw(),))
     }
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: pyo3::pyclass::CompareOp) -> Py<PyAny> {
         let py = other.py();
