@@ -4,7 +4,7 @@ use super::errors::IntoPyResult;
 use crate::card::{self, Card, CardSet};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyType};
+use pyo3::types::{PyInt, PyString, PyType};
 
 /// One playing card. `code = rank * 4 + suit` (ranks 2..A = 0..12, suits c d h s = 0..3).
 #[pyclass(
@@ -183,16 +183,21 @@ pub fn extract_card(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Card> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Card::parse_token(s.to_str()?.trim(), position).py_err();
     }
+    let out_of_range = |token: String| crate::error::Error::InvalidCard {
+        token,
+        position,
+        reason: "card codes are 0..=51".into(),
+    };
     if let Ok(code) = obj.extract::<i64>() {
         return u8::try_from(code)
-            .map_err(|_| ())
-            .and_then(|c| Card::from_code(c).map_err(|_| ()))
-            .map_err(|_| crate::error::Error::InvalidCard {
-                token: code.to_string(),
-                position,
-                reason: "card codes are 0..=51".into(),
-            })
+            .ok()
+            .and_then(|c| Card::from_code(c).ok())
+            .ok_or_else(|| out_of_range(code.to_string()))
             .py_err();
+    }
+    // an int too big for i64 is a bad code, not a wrong type
+    if obj.cast::<PyInt>().is_ok() {
+        return Err(out_of_range(obj.str()?.to_string())).py_err();
     }
     Err(PyTypeError::new_err(format!(
         "card at position {position}: expected Card, str or int, got {}",
