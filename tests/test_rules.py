@@ -347,3 +347,11 @@ def test_compiled_rules_reject_bad_spec_directly() -> None:
         _core.Rules({"wheel": 3})
     with pytest.raises(InvalidRulesError, match='"naturals.x"'):
         _core.Rules({"naturals": {"values": {"dragon": 2, "six_pairs": 1}, "x": 1}})
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_python_presets_compile_to_the_core_presets(name: str) -> None:
+    from chinese_poker import _core
+
+    assert RuleSet.preset(name).compiled == _core.Rules.preset(name)
+    assert _core.Rules.preset("nope") is None

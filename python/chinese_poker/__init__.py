@@ -21,6 +21,15 @@ from .rules import (
     Scoop,
     Sweep,
 )
+from .scoring import (
+    Declare,
+    NaturalMatch,
+    Setting,
+    Settlement,
+    Surrender,
+    find_naturals,
+    settle,
+)
 
 __all__ = [
     "DOUBLED_BONUS",
@@ -33,6 +42,13 @@ __all__ = [
     "Scoop",
     "Sweep",
     "presets",
+    "Declare",
+    "NaturalMatch",
+    "Setting",
+    "Settlement",
+    "Surrender",
+    "find_naturals",
+    "settle",
     "Card",
     "CardSet",
     "Category",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from .rules import STANDARD_BONUS, Foul, Naturals, RuleSet, Scoop, Sweep
+from .rules import STANDARD_BONUS, BonusTable, Foul, Naturals, RuleSet, Scoop, Sweep
 
 __all__ = [
     "MACEPLAY",
@@ -144,6 +144,7 @@ TWO_FOUR = RuleSet(
     source="seed 003 (2-4 scoring page). Bonuses, naturals and the foul are unstated: no "
     "bonus table, no naturals, fouls lose every row (as scooped, so 4).",
     wheel="low",
+    bonus=BonusTable(mode="add"),
     overall_point=1,
     foul=Foul.as_scooped(),
     timeout="foul",
@@ -166,7 +167,8 @@ SHISANSHUI = RuleSet(
     "(打枪), x4 for sweeping three opponents (全垒打), fouls as scooped (倒水), thirteen "
     "naturals from 至尊清龙 108 down to 三顺子 3.",
     source="RULES.md §4–5 (no seed page). Declaration not stated: naturals are declared "
-    "automatically and need not be shown in the rows. Suit order off; the optional "
+    "automatically and need not be shown in the rows; a timed-out hand is set automatically. "
+    "Suit order off; the optional "
     f"♠ > ♥ > ♣ > ♦ is suit_order={SHISANSHUI_SUIT_ORDER!r}.",
     wheel="second",
     bonus=STANDARD_BONUS,
@@ -192,7 +194,7 @@ SHISANSHUI = RuleSet(
         declaration="auto",
         must_show=False,
     ),
-    timeout="foul",
+    timeout="auto",
 )
 
 PRESETS: MappingProxyType[str, RuleSet] = MappingProxyType(

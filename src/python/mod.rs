@@ -5,6 +5,7 @@ mod cards;
 mod errors;
 mod eval;
 mod rules;
+mod score;
 
 use pyo3::prelude::*;
 
@@ -16,6 +17,8 @@ mod _core {
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
     #[pymodule_export]
     use super::rules::PyRules;
+    #[pymodule_export]
+    use super::score::{find_naturals, settle};
 
     #[pymodule_init]
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {

@@ -382,8 +382,10 @@ pub fn rules_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<Rules> {
     name = "Rules",
     module = "chinese_poker._core",
     frozen,
+    eq,
     skip_from_py_object
 )]
+#[derive(PartialEq)]
 pub struct PyRules(pub Rules);
 
 #[pymethods]
@@ -391,6 +393,12 @@ impl PyRules {
     #[new]
     fn new(spec: &Bound<'_, PyDict>) -> PyResult<Self> {
         rules_from_dict(spec).map(PyRules)
+    }
+
+    /// The core's own copy of a shipped preset (to check the Python presets against).
+    #[staticmethod]
+    fn preset(name: &str) -> Option<Self> {
+        Rules::preset(name).map(PyRules)
     }
 
     /// Units `row` pays when won with `category` (a snake-case category name).
