@@ -1,0 +1,101 @@
+//! Dense class indices for row ranks: position of a `HandRank::raw()` among all distinct ranks
+//! of its row size (455 for a front, 7,462 for a 5-card row), weakest first. Per-rank tables
+//! (row values, outcome tables) are arrays indexed by these, because raw values are sparse.
+
+use crate::eval::tables::{tables, wheel_index};
+use crate::eval::Wheel;
+use std::sync::OnceLock;
+
+pub const FRONT_CLASSES: usize = 455;
+pub const FIVE_CLASSES: usize = 7462;
+
+/// The sorted distinct raw ranks of both row sizes for one wheel.
+pub struct Classes {
+    pub front: Vec<u32>,
+    pub five: Vec<u32>,
+}
+
+impl Classes {
+    pub fn get(wheel: Wheel) -> &'static Classes {
+        static C: [OnceLock<Classes>; 2] = [OnceLock::new(), OnceLock::new()];
+        C[wheel_index(wheel)].get_or_init(|| build(wheel))
+    }
+
+    /// The sorted raws of a row's size (`front` = 3 cards).
+    pub fn of(&self, front: bool) -> &[u32] {
+        if front {
+            &self.front
+        } else {
+            &self.five
+        }
+    }
+
+    /// Class index of a raw rank this crate produced (a front raw has bit 0 set).
+    #[inline]
+    pub fn index(&self, raw: u32) -> usize {
+        let list = self.of(raw & 1 == 1);
+        match list.binary_search(&raw) {
+            Ok(i) => i,
+            // Not a rank the evaluator produces: the nearest weaker class keeps order.
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+}
+
+fn build(wheel: Wheel) -> Classes {
+    let t = tables();
+    let w = wheel_index(wheel);
+    let mut five: Vec<u32> = t.multiset5[w].clone();
+    five.extend(t.flush5[w].iter().copied().filter(|&r| r != 0));
+    five.sort_unstable();
+    five.dedup();
+    let mut front = t.rank3.clone();
+    front.sort_unstable();
+    front.dedup();
+    debug_assert_eq!(five.len(), FIVE_CLASSES);
+    debug_assert_eq!(front.len(), FRONT_CLASSES);
+    Classes { front, five }
+}
+
+/// Class index of a front raw rank (wheel-independent), by a direct table over its category
+/// and three rank values.
+#[inline]
+pub fn front_class(raw: u32) -> usize {
+    FRONT_TABLE.get_or_init(build_front_table)[front_key(raw)] as usize
+}
+
+/// Class index of the strongest front whose raw rank is ≤ a 5-card raw rank: every front that
+/// can sit under a middle of that rank has at most this class.
+#[inline]
+pub fn floor_front_class(raw5: u32) -> usize {
+    const N: u32 = 17;
+    let nib = |s: u32| raw5 >> s & 15;
+    let front = match raw5 >> 21 {
+        0 => raw5 & (0xFFF << 9),
+        1 => 1 << 21 | nib(N) << 17 | nib(13) << 13,
+        2 => 1 << 21 | 14 << 17 | 13 << 13,
+        3 => 3 << 21 | nib(N) << 17,
+        _ => return FRONT_CLASSES - 1,
+    };
+    // a front with the same leading values sorts just below the 5-card row
+    front_class(front | 1)
+}
+
+static FRONT_TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+
+#[inline]
+fn front_key(raw: u32) -> usize {
+    // categories 0, 1, 3 → 0, 1, 2; values 0 or 2..=14 → 0..=13 (0 = unused slot, 1 unused)
+    let cat = ((raw >> 21) as usize).min(2);
+    let v = |s: u32| ((raw >> s) & 15).saturating_sub(1) as usize;
+    ((cat * 14 + v(17)) * 14 + v(13)) * 14 + v(9)
+}
+
+fn build_front_table() -> Vec<u16> {
+    let front = &Classes::get(Wheel::Low).front;
+    let mut t = vec![0u16; 3 * 14 * 14 * 14];
+    for (i, &raw) in front.iter().enumerate() {
+        t[front_key(raw)] = i as u16;
+    }
+    t
+}

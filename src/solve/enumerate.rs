@@ -1,0 +1,505 @@
+//! Enumeration of a 13-card hand's settings and their Pareto frontier.
+//!
+//! Rows are handled as 13-bit masks over the hand's positions (bit i = the i-th card as given),
+//! so one 8,192-entry table per hand holds the rank of every 3- and 5-card subset (their masks
+//! have different popcounts and never collide) and a split costs two loads.
+//!
+//! Frontier: a legal setting is dropped when another legal setting is at least as strong in all
+//! three rows (`HandRank::raw` order). Among settings with identical rank triples only the first
+//! found is kept: every objective here depends on the rows' ranks only (a rule set with a suit
+//! order breaks row ties by suits, which the frontier does not see).
+//!
+//! Speed: backs are visited strongest first, so every earlier setting has a back at least as
+//! strong as the current one and the test "dominated by an earlier setting" becomes a 2-D query
+//! (middle, front) on a staircase. A back whose best conceivable (middle, front) — the middle
+//! capped by the back itself and by the best five of the other eight cards, the front by the best
+//! three of them — is already covered is skipped without looking at its 56 splits.
+
+use super::classes::{floor_front_class, front_class, FRONT_CLASSES};
+use crate::eval::{Evaluator, Wheel};
+use std::sync::OnceLock;
+
+pub const ALL13: u16 = (1 << 13) - 1;
+
+/// One setting as masks over the hand's 13 positions, with its row ranks (`raw()` values).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Split {
+    pub front: u16,
+    pub middle: u16,
+    pub back: u16,
+    /// front, middle, back
+    pub ranks: [u32; 3],
+}
+
+impl Split {
+    /// The codes of the cards in a row mask, in the hand's order.
+    pub fn codes(hand: &[u8; 13], mask: u16) -> Vec<u8> {
+        (0..13)
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| hand[i])
+            .collect()
+    }
+    /// Front (3), middle (5), back (5) codes, each row in the hand's order.
+    pub fn row_codes(&self, hand: &[u8; 13]) -> [u8; 13] {
+        let mut out = [0u8; 13];
+        let mut k = 0;
+        for m in [self.front, self.middle, self.back] {
+            for (i, &c) in hand.iter().enumerate() {
+                if m >> i & 1 == 1 {
+                    out[k] = c;
+                    k += 1;
+                }
+            }
+        }
+        out
+    }
+}
+
+struct Static {
+    /// Masks of the 1,287 five-card subsets of 13 positions.
+    five: Vec<u16>,
+    /// Masks of the 286 three-card subsets.
+    three: Vec<u16>,
+    /// The 56 five-of-eight patterns as 8-bit masks.
+    pat56: [u8; 56],
+}
+
+fn statics() -> &'static Static {
+    static S: OnceLock<Static> = OnceLock::new();
+    S.get_or_init(|| {
+        let five = (0u16..1 << 13).filter(|m| m.count_ones() == 5).collect();
+        let three = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
+        let pats: Vec<u8> = (0u16..256)
+            .filter(|m| m.count_ones() == 5)
+            .map(|m| m as u8)
+            .collect();
+        Static {
+            five,
+            three,
+            pat56: pats.try_into().expect("56 patterns"),
+        }
+    })
+}
+
+/// Reusable per-thread buffers: solving a hand allocates nothing once these have grown.
+pub struct Scratch {
+    rank: Vec<u32>,
+    /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
+    backs: Vec<u64>,
+    sorted: Vec<u64>,
+    /// Front class of each 3-position mask.
+    fclass: Vec<u16>,
+    /// `best_middle[c]`: the strongest middle among kept settings whose front class is ≥ c (a
+    /// non-increasing step function; 0 = none). A (middle, front class) pair is covered by an
+    /// earlier setting exactly when `best_middle[front class] >= middle`.
+    best_middle: [u32; FRONT_CLASSES],
+    group: Vec<Split>,
+    /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
+    groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
+    pub frontier: Vec<Split>,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            rank: vec![0; 1 << 13],
+            backs: Vec::with_capacity(1287),
+            sorted: Vec::with_capacity(1287),
+            fclass: vec![0; 1 << 13],
+            best_middle: [0; FRONT_CLASSES],
+            group: Vec::with_capacity(256),
+            groups: Default::default(),
+            frontier: Vec::with_capacity(256),
+        }
+    }
+}
+
+impl Scratch {
+    /// Fills the subset rank table for `hand` (13 distinct codes, unchecked).
+    fn load(&mut self, hand: &[u8; 13], ev: &Evaluator) {
+        let st = statics();
+        self.backs.clear();
+        for &m in &st.five {
+            let mut c = [0u8; 5];
+            let mut k = 0;
+            let mut bits = m;
+            while bits != 0 {
+                c[k] = hand[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                k += 1;
+            }
+            let r = ev.eval5(c).raw();
+            self.rank[m as usize] = r;
+            self.backs.push((r as u64) << 13 | m as u64);
+        }
+        for &m in &st.three {
+            let mut c = [0u8; 3];
+            let mut k = 0;
+            let mut bits = m;
+            while bits != 0 {
+                c[k] = hand[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                k += 1;
+            }
+            let r = ev.eval3(c).raw();
+            self.rank[m as usize] = r;
+            self.fclass[m as usize] = front_class(r) as u16;
+        }
+        let one = |i: usize| {
+            let (r, s) = ((hand[i] >> 2) as u32, (hand[i] & 3) as u32);
+            Counts(1u64 << (3 * r) | 1u64 << (SUITS_SHIFT + 4 * s))
+        };
+        let (g0, g1, g2) = &mut self.groups;
+        for i in 1..16usize {
+            let low = i.trailing_zeros() as usize;
+            g0[i] = Counts(g0[i & (i - 1)].0 + one(low).0);
+            g1[i] = Counts(g1[i & (i - 1)].0 + one(4 + low).0);
+        }
+        for i in 1..32usize {
+            let low = i.trailing_zeros() as usize;
+            g2[i] = Counts(g2[i & (i - 1)].0 + one(8 + low).0);
+        }
+    }
+
+    #[inline]
+    fn counts(&self, set: u16) -> Counts {
+        let (g0, g1, g2) = &self.groups;
+        Counts(
+            g0[(set & 15) as usize].0 + g1[(set >> 4 & 15) as usize].0 + g2[(set >> 8) as usize].0,
+        )
+    }
+
+    /// LSD radix sort of the backs by rank into `sorted`, weakest first (three 8-bit passes
+    /// over bits 1..25 of the rank; bit 0 is 0 for 5-card rows).
+    fn sort_backs(&mut self) {
+        self.sorted.resize(self.backs.len(), 0);
+        let mut src = std::mem::take(&mut self.backs);
+        let mut dst = std::mem::take(&mut self.sorted);
+        for pass in 0..3 {
+            let shift = 13 + 1 + 8 * pass;
+            let mut count = [0u16; 257];
+            for &k in &src {
+                count[((k >> shift) & 255) as usize + 1] += 1;
+            }
+            for b in 1..257 {
+                count[b] += count[b - 1];
+            }
+            for &k in &src {
+                let b = ((k >> shift) & 255) as usize;
+                dst[count[b] as usize] = k;
+                count[b] += 1;
+            }
+            std::mem::swap(&mut src, &mut dst);
+        }
+        // after an odd number of passes the result is in `src`
+        self.sorted = src;
+        self.backs = dst;
+    }
+
+    /// Rank of a 3- or 5-position mask of the last loaded hand.
+    #[inline]
+    pub fn rank_of(&self, mask: u16) -> u32 {
+        self.rank[mask as usize]
+    }
+
+    /// Every legal setting of `hand` (72,072 splits, fouls dropped), in no particular order.
+    pub fn legal_settings(&mut self, hand: &[u8; 13], wheel: Wheel, out: &mut Vec<Split>) {
+        let ev = Evaluator::new(wheel);
+        self.load(hand, &ev);
+        let st = statics();
+        out.clear();
+        for &back in &st.five {
+            let rb = self.rank[back as usize];
+            let rest = ALL13 ^ back;
+            let (lo, hi) = expand_tables(rest);
+            for &p in &st.pat56 {
+                let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+                let rm = self.rank[middle as usize];
+                let front = rest ^ middle;
+                let rf = self.rank[front as usize];
+                if rf <= rm && rm <= rb {
+                    out.push(Split {
+                        front,
+                        middle,
+                        back,
+                        ranks: [rf, rm, rb],
+                    });
+                }
+            }
+        }
+    }
+
+    /// The Pareto frontier of `hand`'s legal settings into `self.frontier`, strongest back
+    /// first.
+    pub fn frontier(&mut self, hand: &[u8; 13], wheel: Wheel) {
+        let ev = Evaluator::new(wheel);
+        self.load(hand, &ev);
+        self.sort_backs();
+        self.best_middle.fill(0);
+        self.group.clear();
+        self.frontier.clear();
+        let st = statics();
+        let best_front_all = front_class(best_front(self.counts(ALL13)));
+        let mut group_rank = u32::MAX;
+        for bi in (0..self.sorted.len()).rev() {
+            let key = self.sorted[bi];
+            let back = (key & 0x1fff) as u16;
+            let rb = (key >> 13) as u32;
+            if rb != group_rank {
+                self.flush_group();
+                group_rank = rb;
+                // Nothing weaker can beat a kept setting that already has a middle as strong as
+                // this back and the hand's best possible front.
+                if self.best_middle[best_front_all] >= rb {
+                    break;
+                }
+            }
+            let rest = ALL13 ^ back;
+            let counts = self.counts(rest);
+            // Every split of this back has middle ≤ mb and front ≤ min(fb, mb); best_middle
+            // is non-increasing, so one look at that front class covers all of them.
+            let fb = front_class(best_front(counts));
+            if self.best_middle[fb.min(floor_front_class(rb))] >= rb {
+                continue;
+            }
+            let mb = rb.min(best_five_bound(counts, wheel));
+            if self.best_middle[fb.min(floor_front_class(mb))] >= mb {
+                continue;
+            }
+            let (lo, hi) = expand_tables(rest);
+            for &p in &st.pat56 {
+                let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+                let rm = self.rank[middle as usize];
+                if rm > rb {
+                    continue;
+                }
+                let front = rest ^ middle;
+                let rf = self.rank[front as usize];
+                if rf > rm || self.best_middle[self.fclass[front as usize] as usize] >= rm {
+                    continue;
+                }
+                self.group.push(Split {
+                    front,
+                    middle,
+                    back,
+                    ranks: [rf, rm, rb],
+                });
+            }
+        }
+        self.flush_group();
+    }
+
+    /// Settles the candidates of one back rank: strongest (middle, front) first, so a later
+    /// candidate can only be dominated by an earlier one, never the reverse.
+    fn flush_group(&mut self) {
+        if self.group.is_empty() {
+            return;
+        }
+        self.group
+            .sort_unstable_by(|a, b| (b.ranks[1], b.ranks[0]).cmp(&(a.ranks[1], a.ranks[0])));
+        for i in 0..self.group.len() {
+            let s = self.group[i];
+            let (m, fc) = (s.ranks[1], self.fclass[s.front as usize] as usize);
+            if self.best_middle[fc] >= m {
+                continue;
+            }
+            for c in (0..=fc).rev() {
+                if self.best_middle[c] >= m {
+                    break;
+                }
+                self.best_middle[c] = m;
+            }
+            self.frontier.push(s);
+        }
+        self.group.clear();
+    }
+}
+
+/// Masks of the subsets of the first four and last four positions of `rest` (8 positions), so
+/// that an 8-bit pattern maps to a 13-bit mask with two loads and an OR.
+#[inline]
+fn expand_tables(rest: u16) -> ([u16; 16], [u16; 16]) {
+    let mut pos = [0u16; 8];
+    let mut bits = rest;
+    for p in pos.iter_mut() {
+        *p = bits & bits.wrapping_neg();
+        bits &= bits - 1;
+    }
+    let mut lo = [0u16; 16];
+    let mut hi = [0u16; 16];
+    for i in 1..16usize {
+        let low = i.trailing_zeros() as usize;
+        lo[i] = lo[i & (i - 1)] | pos[low];
+        hi[i] = hi[i & (i - 1)] | pos[4 + low];
+    }
+    (lo, hi)
+}
+
+/// Packed counts of a set of positions: 3 bits per card rank (at bit 3r) and 4 bits per suit
+/// (at bit 48 + 4s). Counts of disjoint sets add without carries (≤ 4 per rank, ≤ 13 per suit),
+/// so a set's counts are the sum of three per-hand table entries.
+#[derive(Copy, Clone, Default)]
+struct Counts(u64);
+
+const FIELD_LOW: u64 = 0o1_111_111_111_111; // bit 3r for r in 0..13
+const SUITS_SHIFT: u32 = 48;
+
+impl Counts {
+    /// Multiplicity masks (bit 3r set when rank r occurs at least k+1 times).
+    #[inline]
+    fn multiplicities(self) -> [u64; 4] {
+        let x = self.0;
+        let b0 = x & FIELD_LOW;
+        let b1 = (x >> 1) & FIELD_LOW;
+        let b2 = (x >> 2) & FIELD_LOW;
+        [b0 | b1 | b2, b1 | b2, (b0 & b1) | b2, b2]
+    }
+    #[inline]
+    fn has_flush(self) -> bool {
+        // a suit count ≥ 5 overflows into its field's top bit when 3 is added
+        ((self.0 >> SUITS_SHIFT) + 0x3333) & 0x8888 != 0
+    }
+}
+
+/// Rank index of the highest rank set in a multiplicity mask.
+#[inline]
+fn top(mask: u64) -> u32 {
+    (63 - mask.leading_zeros()) / 3
+}
+
+#[inline]
+fn without(mask: u64, rank: u32) -> u64 {
+    mask & !(1u64 << (3 * rank))
+}
+
+const CAT: u32 = 21;
+
+/// The best front (exact raw rank) among the 3-card subsets of a set with these counts.
+#[inline]
+fn best_front(c: Counts) -> u32 {
+    let [c1, c2, c3, _] = c.multiplicities();
+    if c3 != 0 {
+        return 3 << CAT | (top(c3) + 2) << 17 | 1;
+    }
+    if c2 != 0 {
+        let p = top(c2);
+        return 1 << CAT | (p + 2) << 17 | (top(without(c1, p)) + 2) << 13 | 1;
+    }
+    let a = top(c1);
+    let r1 = without(c1, a);
+    let b = top(r1);
+    let c = top(without(r1, b));
+    (a + 2) << 17 | (b + 2) << 13 | (c + 2) << 9 | 1
+}
+
+/// An upper bound on the best 5-card rank among the subsets of a set of 8 positions: exact for
+/// every category below a straight, the category's ceiling for a straight flush, quads, full
+/// house or flush, and the best run's top card for a straight.
+#[inline]
+fn best_five_bound(c: Counts, wheel: Wheel) -> u32 {
+    let [c1, c2, c3, c4] = c.multiplicities();
+    let cat_max = |cat: u32| (cat << CAT) | ((1 << CAT) - 1);
+    let flush = c.has_flush();
+    const WHEEL_BITS: u64 = 1 << 36 | 1 << 9 | 1 << 6 | 1 << 3 | 1;
+    let runs = c1 & (c1 >> 3) & (c1 >> 6) & (c1 >> 9) & (c1 >> 12);
+    let has_wheel = c1 & WHEEL_BITS == WHEEL_BITS;
+    let straight = runs != 0 || has_wheel;
+    if flush && straight {
+        return cat_max(8);
+    }
+    if c4 != 0 {
+        return cat_max(7);
+    }
+    if c3 != 0 && without(c2, top(c3)) != 0 {
+        return cat_max(6);
+    }
+    if flush {
+        return cat_max(5);
+    }
+    if straight {
+        let mut t = 0;
+        if runs != 0 {
+            let low = top(runs);
+            t = if low + 4 == 12 { 15 } else { low + 6 };
+        }
+        if has_wheel {
+            t = t.max(match wheel {
+                Wheel::Low => 5,
+                Wheel::Second => 14,
+            });
+        }
+        return 4 << CAT | t << 17;
+    }
+    // `n` highest ranks of `m` as nibbles from bit 13 down
+    let kick = |m: u64, n: u32| -> u32 {
+        let mut m = m;
+        let mut v = 0u32;
+        for k in 0..n {
+            let t = top(m);
+            v |= (t + 2) << (13 - 4 * k);
+            m = without(m, t);
+        }
+        v
+    };
+    if c3 != 0 {
+        let t = top(c3);
+        return 3 << CAT | (t + 2) << 17 | kick(without(c1, t), 2);
+    }
+    if c2.count_ones() >= 2 {
+        let p = top(c2);
+        let q = top(without(c2, p));
+        return 2 << CAT | (p + 2) << 17 | (q + 2) << 13 | kick(without(without(c1, p), q), 1) >> 4;
+    }
+    if c2 != 0 {
+        let p = top(c2);
+        return 1 << CAT | (p + 2) << 17 | kick(without(c1, p), 3);
+    }
+    let a = top(c1);
+    (a + 2) << 17 | kick(without(c1, a), 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_hold_on_random_sets() {
+        use rand::{RngCore, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        for wheel in [Wheel::Low, Wheel::Second] {
+            let ev = Evaluator::new(wheel);
+            let mut s = Scratch::default();
+            for _ in 0..3000 {
+                let mut deck: Vec<u8> = (0..52).collect();
+                for i in 0..13 {
+                    let j = i + (rng.next_u64() % (52 - i as u64)) as usize;
+                    deck.swap(i, j);
+                }
+                let hand: [u8; 13] = deck[..13].try_into().unwrap();
+                s.load(&hand, &ev);
+                let set = ALL13 ^ statics().five[(rng.next_u64() % 1287) as usize];
+                let exact5 = statics()
+                    .five
+                    .iter()
+                    .filter(|&&m| m & set == m)
+                    .map(|&m| s.rank[m as usize])
+                    .max()
+                    .unwrap();
+                let exact3 = statics()
+                    .three
+                    .iter()
+                    .filter(|&&m| m & set == m)
+                    .map(|&m| s.rank[m as usize])
+                    .max()
+                    .unwrap();
+                assert_eq!(best_front(s.counts(set)), exact3);
+                let b = best_five_bound(s.counts(set), wheel);
+                assert!(b >= exact5, "{hand:?} {set:b}: {b} < {exact5}");
+                let exact_cat = |r: u32| r >> CAT;
+                if exact_cat(exact5) < 4 {
+                    assert_eq!(b, exact5, "{hand:?} {set:b}");
+                }
+            }
+        }
+    }
+}
