@@ -8,19 +8,6 @@ import numpy.typing as npt
 
 from ._enums import Category
 
-# The extension's module declares __all__; stubtest checks this list against it.
-__all__ = [
-    "Card",
-    "CardSet",
-    "HandRank",
-    "Rules",
-    "__version__",
-    "evaluate",
-    "evaluate_batch",
-    "find_naturals",
-    "parse_cards",
-    "settle",
-]
 __version__: str
 
 @final
