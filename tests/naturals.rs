@@ -42,6 +42,18 @@ fn dragons() {
     yes(same_suit, ThreeStraights);
     yes(same_suit, ThreeStraightFlushes);
     yes(same_suit, ThirteenOneColour);
+    assert_eq!(
+        holds(same_suit),
+        [
+            SameSuitDragon,
+            Dragon,
+            ThreeStraightFlushes,
+            ThirteenOneColour,
+            TwelveOneColour,
+            ThreeFlushes,
+            ThreeStraights
+        ]
+    );
     let dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ah";
     yes(dragon, Dragon);
     no(dragon, SameSuitDragon);

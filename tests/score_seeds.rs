@@ -466,7 +466,7 @@ fn bad_input_is_a_clear_error() {
     let a = mace_winner();
     let b = mace_loser();
     // players
-    let err = settle(&[a.clone()], &rules, None, 0).unwrap_err();
+    let err = settle(std::slice::from_ref(&a), &rules, None, 0).unwrap_err();
     assert!(matches!(err, Error::InvalidShape { .. }), "{err}");
     let five = vec![Decision::Surrender; 5];
     assert!(settle(&five, &Rules::pokerfever_western(), None, 0).is_err());
