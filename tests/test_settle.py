@@ -217,3 +217,22 @@ def test_fouls_under_each_policy() -> None:
     assert result.totals == (12, -6, -6)
     with pytest.raises(InvalidDecisionError, match="player 1: fouled setting"):
         cp.settle([plain, foul], "maceplay")
+
+
+@pytest.mark.parametrize(
+    ("name", "penalty"),
+    [
+        ("pokerclub_south", 6),  # three rows, scooped x2
+        ("pokerclub_north", 6),
+        ("pokerfever_western", 3),  # flat 3, no bonus rows held by the opponent
+        ("pokerfever_eastern", 3),
+        ("two_four", 4),  # three rows and the overall point
+        ("one_six", 6),  # three rows and the +3 scoop
+        ("shisanshui", 6),
+    ],
+)
+def test_foul_penalty_per_preset(name: str, penalty: int) -> None:
+    foul = ("Kc Kd Ah", "Ks Kh Qc Jd Th", "2c 2d 2h 3c 3d")
+    plain = ("4s 6s 8d", "5c 5d 9s Tc Js", "7c 7d 7s Ac As")
+    assert cp.settle([plain, foul], name).totals == (penalty, -penalty)
+    assert cp.settle([foul, plain], name).totals == (-penalty, penalty)
