@@ -355,3 +355,15 @@ def test_python_presets_compile_to_the_core_presets(name: str) -> None:
 
     assert RuleSet.preset(name).compiled == _core.Rules.preset(name)
     assert _core.Rules.preset("nope") is None
+
+
+def test_mapping_equality() -> None:
+    # Bonus rows compare like dicts; the order of naturals is their ranking and counts.
+    assert STANDARD_BONUS.middle == {"straight_flush": 10, "quads": 8, "full_house": 2}
+    reordered = Naturals(values={"six_pairs": 3, "dragon": 13})
+    assert reordered.values == {"dragon": 13, "six_pairs": 3}
+    assert reordered != Naturals(values={"dragon": 13, "six_pairs": 3})
+    assert RuleSet(naturals=reordered) != RuleSet(
+        naturals=Naturals(values={"dragon": 13, "six_pairs": 3})
+    )
+    assert len({Naturals(values={"dragon": 13}), Naturals(values={"dragon": 13})}) == 1

@@ -122,15 +122,15 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         return len(self._items)
 
     def __eq__(self, other: object) -> bool:
+        # Like dict: order does not matter here (Naturals compares its order itself).
         if isinstance(other, FrozenMap):
-            # Order matters: for naturals it is the ranking.
-            return list(self._items.items()) == list(other._items.items())
+            return self._items == other._items
         if isinstance(other, Mapping):
-            return list(self._items.items()) == list(other.items())
+            return self._items == dict(other.items())
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(tuple(self._items.items()))
+        return hash(frozenset(self._items.items()))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("FrozenMap is immutable")
@@ -414,6 +414,18 @@ class Naturals:
         object.__setattr__(self, "values", FrozenMap(clean))
         _choice("naturals.declaration", self.declaration, get_args(Declaration))
         _bool("naturals.must_show", self.must_show)
+
+    def __eq__(self, other: object) -> bool:
+        # The order of `values` is the ranking, so it is part of the value.
+        if not isinstance(other, Naturals):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[tuple[tuple[str, int], ...], str, bool]:
+        return (tuple(self.values.items()), self.declaration, self.must_show)
 
     def value(self, name: NaturalName) -> int | None:
         """What each opponent pays for ``name``, or ``None`` if this rule set lacks it."""
