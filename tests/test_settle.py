@@ -90,7 +90,7 @@ def test_find_naturals() -> None:
     assert straights.setting is not None and not straights.setting.is_foul()
     assert next(n for n in found if n.natural == "dragon").setting is None
     assert cp.find_naturals(" ".join(P0), "maceplay") == []
-    flushes = cp.find_naturals(THREE_FLUSHES.cards, "pokerclub_south")
+    flushes = cp.find_naturals(THREE_FLUSHES, "pokerclub_south")
     assert [n.natural for n in flushes] == ["three_flushes"]
     assert pickle.loads(pickle.dumps(flushes)) == flushes
     with pytest.raises(InvalidShapeError, match="13 cards"):
@@ -201,6 +201,8 @@ def test_setting_errors_name_the_row() -> None:
         cp.Setting("As Ks", *P1[1:])
     with pytest.raises(InvalidCardError, match="back row"):
         cp.Setting(P1[0], P1[1], "Ah Th 6h 3h Xx")
+    with pytest.raises(InvalidCardError, match="front row: invalid card '52' at position 3"):
+        cp.Setting([0, 1, 52], *P1[1:])
     with pytest.raises(DuplicateCardError, match="duplicate card Ac"):
         cp.Setting("Ac Kc 7d", "Jc Jd 8s 6c Ac", "Ah Th 6h 3h 2h")
     with pytest.raises(InvalidShapeError, match="front / middle / back"):

@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeAlias
 from . import _core
 from ._core import Card, CardSet, HandRank
 from ._enums import Wheel
-from .exceptions import InvalidDecisionError, InvalidShapeError
+from .exceptions import InvalidCardError, InvalidDecisionError, InvalidShapeError
 from .rules import NATURALS, NaturalName, RowName, RuleSet
 
 __all__ = [
@@ -65,6 +65,10 @@ def _row_cards(cards: RowLike) -> tuple[Card, ...]:
         elif isinstance(c, str):
             out.append(Card.parse(c))
         elif isinstance(c, int) and not isinstance(c, bool):
+            if not 0 <= c < 52:
+                raise InvalidCardError(
+                    f"invalid card '{c}' at position {position}: card codes are 0..=51"
+                )
             out.append(Card(c))
         else:
             raise TypeError(
@@ -474,8 +478,13 @@ class NaturalMatch:
     setting: Setting | None
 
 
-def find_naturals(hand: RowLike, rules: RuleSet | str) -> list[NaturalMatch]:
-    """Naturals the rule set recognises that the 13-card ``hand`` holds, highest first."""
+def find_naturals(hand: RowLike | Setting, rules: RuleSet | str) -> list[NaturalMatch]:
+    """Naturals the rule set recognises that the 13-card ``hand`` holds, highest first.
+
+    ``hand`` is 13 cards (a string, cards, a ``CardSet``) or a :class:`Setting`; the rows of a
+    setting are ignored. Raises ``InvalidShapeError`` unless there are 13 distinct cards."""
+    if isinstance(hand, Setting):
+        hand = hand.cards
     found = _core.find_naturals(hand, _compiled(rules))
     return [
         NaturalMatch(name, value, None if rows is None else Setting(*rows))  # type: ignore[arg-type]
