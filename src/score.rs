@@ -113,6 +113,8 @@ impl Status {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PlayerResult {
     pub status: Status,
+    /// The setting as given (`None` for a surrender).
+    pub setting: Option<Setting>,
     /// Row ranks (front, middle, back) of the setting; `None` for a surrender.
     pub ranks: Option<[HandRank; 3]>,
     /// The natural paid to this player, with its value.
@@ -488,6 +490,7 @@ fn classify(
 ) -> Result<(Hand, PlayerResult)> {
     let mut res = PlayerResult {
         status: Status::Played,
+        setting: d.setting().copied(),
         ranks: None,
         natural: None,
         auto_declared: false,
@@ -854,6 +857,9 @@ impl Settlement {
         let _ = writeln!(out, "{n} players, dealer {}", player_label(self.dealer));
         for (i, p) in self.players.iter().enumerate() {
             let mut line = format!("{}: {}", player_label(i), p.status.name());
+            if let Some(s) = &p.setting {
+                let _ = write!(line, " [{s}]");
+            }
             if let Some((kind, value)) = p.natural {
                 let how = if p.auto_declared {
                     ", found automatically"
@@ -884,7 +890,20 @@ impl Settlement {
             let _ = writeln!(out, "{pa} v {pb} ({}), points for {pa}:", m.kind.name());
             match m.kind {
                 MatchupKind::Rows | MatchupKind::Foul => {
-                    for (row, r) in Row::ALL.iter().zip(&m.rows) {
+                    let ranks = |p: usize| self.players[p].ranks;
+                    for (i, (row, r)) in Row::ALL.iter().zip(&m.rows).enumerate() {
+                        let hands = match (ranks(m.a), ranks(m.b), m.kind) {
+                            (Some(x), Some(y), MatchupKind::Rows) => {
+                                format!("{} v {}", x[i].describe(), y[i].describe())
+                            }
+                            (Some(x), _, MatchupKind::Foul) if r.winner == Some(m.a) => {
+                                format!("{} v fouled hand", x[i].describe())
+                            }
+                            (_, Some(y), MatchupKind::Foul) => {
+                                format!("fouled hand v {}", y[i].describe())
+                            }
+                            _ => String::new(),
+                        };
                         let what = match r.winner {
                             None => "tie".to_string(),
                             Some(w) => {
@@ -900,42 +919,77 @@ impl Settlement {
                                 s
                             }
                         };
-                        let _ = writeln!(out, "  {:<6} {what}", row.name());
+                        let _ = writeln!(out, "  {:<6} {hands}: {what}", row.name());
                     }
-                    if m.kind == MatchupKind::Foul && m.scoop.is_none() && m.base != 0 {
-                        let _ =
-                            writeln!(out, "  foul penalty (flat + bonuses): {}", signed(m.base));
-                    } else {
+                    if m.kind == MatchupKind::Foul && m.scoop.is_none() {
                         let _ = writeln!(
                             out,
-                            "  rows {} - {} = {}, majority {}, overall {} -> {}",
+                            "  foul penalty, flat units plus the bonuses above the row point: {}",
+                            signed(m.base)
+                        );
+                    } else {
+                        let mut line = format!(
+                            "  rows {} - {} = {}",
                             m.row_totals[0],
                             m.row_totals[1],
                             signed(m.row_totals[0] - m.row_totals[1]),
-                            signed(m.majority),
-                            signed(m.overall),
-                            signed(m.base)
                         );
+                        if m.majority != 0 {
+                            let _ = write!(line, ", majority point {}", signed(m.majority));
+                        }
+                        if m.overall != 0 {
+                            let _ = write!(line, ", overall point {}", signed(m.overall));
+                        }
+                        if m.majority != 0 || m.overall != 0 {
+                            let _ = write!(line, " -> {}", signed(m.base));
+                        }
+                        let _ = writeln!(out, "{line}");
                     }
                 }
                 MatchupKind::BothFouled => {
                     let _ = writeln!(out, "  both fouled: 0");
                 }
                 MatchupKind::Natural => {
-                    let _ = writeln!(out, "  natural: {}", signed(m.base));
+                    let side = |p: usize| match self.players[p].natural {
+                        Some((kind, value)) => {
+                            format!("{} {} ({value})", player_label(p), kind.key())
+                        }
+                        None => format!("{} {}", player_label(p), self.players[p].status.name()),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "  natural: {} v {}: {}",
+                        side(m.a),
+                        side(m.b),
+                        signed(m.base)
+                    );
                 }
                 MatchupKind::Surrender => {
-                    let _ = writeln!(out, "  surrender: {}", signed(m.base));
+                    let who: Vec<String> = [m.a, m.b]
+                        .iter()
+                        .filter(|&&p| self.players[p].status == Status::Surrendered)
+                        .map(|&p| player_label(p))
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "  {} surrendered: {}",
+                        who.join(" and "),
+                        signed(m.base)
+                    );
                 }
             }
             if let Some(s) = m.scoop {
-                let _ = writeln!(
-                    out,
-                    "  scoop by {}: {} -> {}",
-                    player_label(s),
-                    signed(m.base),
-                    signed(m.after_scoop)
-                );
+                if m.after_scoop != m.base {
+                    let _ = writeln!(
+                        out,
+                        "  scoop by {}: {} -> {}",
+                        player_label(s),
+                        signed(m.base),
+                        signed(m.after_scoop)
+                    );
+                } else {
+                    let _ = writeln!(out, "  scoop by {} (no scoop bonus)", player_label(s));
+                }
             }
             if m.sweep_multiplier != 1 {
                 let _ = writeln!(
