@@ -169,6 +169,10 @@ fn suit_cards(set: CardSet, suit: u8) -> Vec<Card> {
 }
 
 fn three_flushes(set: CardSet, wheel: Wheel) -> Option<Setting> {
+    let mut count = [0u8; 4];
+    for c in set.cards_desc() {
+        count[c.suit() as usize] += 1;
+    }
     // Every row takes one suit; a suit may feed several rows if it has the cards for them.
     for f in 0..4u8 {
         for m in 0..4u8 {
@@ -177,8 +181,7 @@ fn three_flushes(set: CardSet, wheel: Wheel) -> Option<Setting> {
                 need[f as usize] += 3;
                 need[m as usize] += 5;
                 need[b as usize] += 5;
-                let fits = (0..4u8).all(|s| suit_cards(set, s).len() as u8 == need[s as usize]);
-                if !fits {
+                if need != count {
                     continue;
                 }
                 // Within a shared suit, the highest cards go to the 5-card rows (any split
