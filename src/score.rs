@@ -433,6 +433,12 @@ fn check_table(decisions: &[Decision], bankrolls: Option<&[i64]>, dealer: usize)
                 reason: format!("bankroll {v} is negative"),
             });
         }
+        if let Some((i, v)) = b.iter().enumerate().find(|(_, &v)| v > MAX_BANKROLL) {
+            return Err(Error::InvalidDecision {
+                player: i,
+                reason: format!("bankroll {v} is above the limit of 2^60"),
+            });
+        }
     }
     let mut owner: [Option<usize>; 52] = [None; 52];
     for (p, d) in decisions.iter().enumerate() {
@@ -682,6 +688,44 @@ fn foul_matchup(
     m
 }
 
+/// Largest number of units one matchup may reach, so that totals and bankroll arithmetic can
+/// never overflow `i64` whatever the rule set's values.
+pub const MAX_MATCHUP_UNITS: u128 = 1 << 60;
+/// Largest bankroll accepted, for the same reason.
+pub const MAX_BANKROLL: i64 = 1 << 60;
+
+/// Rejects rule sets whose values could make one matchup exceed [`MAX_MATCHUP_UNITS`].
+fn check_magnitude(rules: &Rules) -> Result<()> {
+    let max_bonus = rules.bonus.iter().flatten().copied().max().unwrap_or(0) as u128;
+    let row = match rules.bonus_mode {
+        BonusMode::Replace => 2 * max_bonus,
+        BonusMode::Add => 1 + 2 * max_bonus,
+    };
+    let rows = 3 * row + rules.majority_point as u128 + rules.overall_point as u128;
+    let penalty = match rules.foul {
+        FoulPolicy::FlatPlusBonus(n) => n as u128 + 3 * row,
+        _ => 0,
+    };
+    let scooped = match rules.scoop {
+        Scoop::Multiply(k) => rows.max(penalty) * k as u128,
+        Scoop::Add(n) => rows.max(penalty) + n as u128,
+        Scoop::None => rows.max(penalty),
+    };
+    let swept = scooped * rules.sweep.multiplier as u128;
+    let natural = rules.naturals.iter().map(|n| n.value).max().unwrap_or(0) as u128;
+    let surrender = rules.surrender.unwrap_or(0) as u128;
+    let worst = swept.max(natural).max(surrender);
+    if worst > MAX_MATCHUP_UNITS {
+        return Err(Error::InvalidRules {
+            field: "bonus, scoop, sweep".into(),
+            reason: format!(
+                "values so large that one matchup could reach {worst} units (at most 2^60)"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Settles one round. `decisions[i]` is seat i's decision; `dealer` is the dealer's seat;
 /// `bankrolls` (one per seat, ≥ 0) are used when the rule set caps payments by bankroll. See
 /// the module docs for every rule. Nothing is returned unless everything is valid.
@@ -692,6 +736,7 @@ pub fn settle(
     dealer: usize,
 ) -> Result<Settlement> {
     rules.validate()?;
+    check_magnitude(rules)?;
     check_table(decisions, bankrolls, dealer)?;
     let n = decisions.len();
     let ev = Evaluator::new(rules.wheel);

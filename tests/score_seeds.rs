@@ -495,6 +495,16 @@ fn bad_input_is_a_clear_error() {
         settle(&[a.clone(), b.clone()], &rules, Some(&[1, -2]), 0),
         Err(Error::InvalidDecision { player: 1, .. })
     ));
+    assert!(matches!(
+        settle(&[a.clone(), b.clone()], &rules, Some(&[1, i64::MAX]), 0),
+        Err(Error::InvalidDecision { player: 1, .. })
+    ));
+    // values so large that a matchup could overflow
+    let mut huge = rules.clone();
+    huge.scoop = Scoop::Multiply(u32::MAX);
+    huge.sweep.multiplier = u32::MAX;
+    let err = settle(&[a.clone(), b.clone()], &huge, None, 0).unwrap_err();
+    assert!(matches!(err, Error::InvalidRules { .. }), "{err}");
     // invalid rules
     let mut bad = rules.clone();
     bad.scoop = Scoop::Multiply(0);
