@@ -228,6 +228,6 @@ def test_one_six() -> None:
 
 def test_explain_is_readable() -> None:
     text = cp.settle([MACE_YOU, MACE_OPP], "maceplay").explain()
-    assert "front  P0 wins 3 (bonus)" in text
+    assert "three queens v ace-high, kickers king, seven: P0 wins 3 (bonus)" in text
     assert "scoop by P0: +9 -> +18" in text
     assert "totals: P0 +18, P1 -18" in text

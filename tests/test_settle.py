@@ -60,6 +60,7 @@ def test_settlement_shape_and_dict() -> None:
     assert [(m.a, m.b) for m in result.matchups] == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     assert result.dealer == 2
     assert [p.seat for p in result.players] == [0, 1, 2, 3]
+    assert result.players[1].setting == cp.Setting(*P1)
     assert result.players[0].sweep and result.sweeps == (0,)
     assert result.raw_totals == result.totals
     assert sum(result.totals) == 0

@@ -254,11 +254,13 @@ class Matchup:
 
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
-    """One player's part: what the decision became, and what the player wins (negative: pays).
-    ``raw_total`` is before the bankroll cap, ``total`` after."""
+    """One player's part: the setting as given (``None`` for a surrender), what the decision
+    became, and what the player wins (negative: pays). ``raw_total`` is before the bankroll
+    cap, ``total`` after."""
 
     seat: int
     status: Status
+    setting: Setting | None
     ranks: tuple[HandRank, HandRank, HandRank] | None
     natural: NaturalName | None
     natural_value: int | None
@@ -339,6 +341,7 @@ class Settlement:
                 {
                     "seat": p.seat,
                     "status": p.status,
+                    "setting": None if p.setting is None else str(p.setting),
                     "ranks": None if p.ranks is None else [r.raw for r in p.ranks],
                     "natural": p.natural,
                     "natural_value": p.natural_value,
@@ -397,6 +400,7 @@ def _settlement(data: dict[str, Any]) -> Settlement:
         PlayerResult(
             seat=i,
             status=p["status"],
+            setting=None if p["setting"] is None else Setting(*p["setting"]),
             ranks=p["ranks"],
             natural=None if p["natural"] is None else p["natural"][0],
             natural_value=None if p["natural"] is None else p["natural"][1],

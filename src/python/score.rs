@@ -100,6 +100,11 @@ fn settlement_dict<'py>(py: Python<'py>, s: &Settlement) -> PyResult<Bound<'py, 
     for p in &s.players {
         let d = PyDict::new(py);
         d.set_item("status", p.status.name())?;
+        let setting = match &p.setting {
+            Some(s) => Some(setting_tuple(py, s)?),
+            None => None,
+        };
+        d.set_item("setting", setting)?;
         let ranks = match p.ranks {
             Some(r) => Some(PyTuple::new(py, r.map(PyHandRank))?),
             None => None,
