@@ -1,8 +1,10 @@
 //! Solver throughput: `cargo bench --bench solve`. Prints the median over repeated passes.
 
-use chinese_poker::solve::Scratch;
-use chinese_poker::Wheel;
+use chinese_poker::solve::train::{train, TrainConfig};
+use chinese_poker::solve::{best_table_ev, solve, Objective, Policy, Scratch, TableEv};
+use chinese_poker::{Rules, Wheel};
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 use std::time::Instant;
 
 fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
@@ -50,5 +52,54 @@ fn main() {
         s[s.len() / 2],
         s[s.len() * 99 / 100],
         s[s.len() - 1]
+    );
+
+    // Table objective on small self-trained tables (the shipped ones are Python package data).
+    let rules = Rules::preset("maceplay").expect("preset");
+    let t = Instant::now();
+    let cfg = TrainConfig {
+        players: 2,
+        deals: 2000,
+        max_iters: 2,
+        ..TrainConfig::default()
+    };
+    let report = train(&rules, &cfg, &mut |_, _| true).expect("train");
+    println!(
+        "train 2 iterations x {} deals: {:.2} s",
+        cfg.deals,
+        t.elapsed().as_secs_f64()
+    );
+    let te = Arc::new(TableEv::new(&rules, 2, report.tables).expect("tables"));
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut acc = 0.0;
+        for h in &hs {
+            acc += best_table_ev(&te, h, &mut scratch).1;
+        }
+        times.push(t.elapsed().as_secs_f64() * 1e6 / hs.len() as f64);
+        assert!(acc.is_finite());
+    }
+    let m = median(times);
+    println!(
+        "TableEV solve (frontier + objective), 1 thread: median {m:.2} µs/hand = {:.0} hands/s",
+        1e6 / m
+    );
+    let obj = Objective::MonteCarlo {
+        samples: 1000,
+        seed: 7,
+        policy: Policy::TableEv(te.clone()),
+        threads: Some(1),
+    };
+    let mut times = Vec::new();
+    for h in hs.iter().take(5) {
+        let t = Instant::now();
+        let sol = solve(h, &rules, 2, &obj, 3).expect("solve");
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        assert!(sol.value.is_finite());
+    }
+    println!(
+        "MonteCarlo 1,000 samples heads-up, 1 thread: median {:.2} ms/hand",
+        median(times)
     );
 }

@@ -2,7 +2,7 @@
 //! of its row size (455 for a front, 7,462 for a 5-card row), weakest first. Per-rank tables
 //! (row values, outcome tables) are arrays indexed by these, because raw values are sparse.
 
-use crate::eval::tables::{tables, wheel_index};
+use crate::eval::tables::{tables, wheel_index, Tables};
 use crate::eval::Wheel;
 use std::sync::OnceLock;
 
@@ -98,4 +98,47 @@ fn build_front_table() -> Vec<u16> {
         t[front_key(raw)] = i as u16;
     }
     t
+}
+
+/// The evaluator's 5-card lookup returning the class index along with the raw rank, so the
+/// solver gets both for the price of one evaluation.
+pub struct FiveClasses {
+    t: &'static Tables,
+    w: usize,
+    /// multiset id → class
+    multiset: Vec<u16>,
+    /// 13-bit rank mask of a flush → class
+    flush: Vec<u16>,
+}
+
+impl FiveClasses {
+    pub fn get(wheel: Wheel) -> &'static FiveClasses {
+        static C: [OnceLock<FiveClasses>; 2] = [OnceLock::new(), OnceLock::new()];
+        C[wheel_index(wheel)].get_or_init(|| {
+            let t = tables();
+            let w = wheel_index(wheel);
+            let classes = Classes::get(wheel);
+            let class = |raw: u32| classes.five.binary_search(&raw).unwrap_or(0) as u16;
+            FiveClasses {
+                t,
+                w,
+                multiset: t.multiset5[w].iter().map(|&r| class(r)).collect(),
+                flush: t.flush5[w].iter().map(|&r| class(r)).collect(),
+            }
+        })
+    }
+
+    /// (raw rank, class) of 5 distinct codes; the same lookups as `Evaluator::eval5`.
+    #[inline]
+    pub fn eval5(&self, c: [u8; 5]) -> (u32, u16) {
+        let t = self.t;
+        let suit_diff = (c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4]);
+        if suit_diff & 3 == 0 {
+            let mask = c.iter().fold(0usize, |m, &x| m | 1 << (x >> 2));
+            return (t.flush5[self.w][mask], self.flush[mask]);
+        }
+        let key = c.iter().map(|&x| t.card_weight[x as usize]).sum::<u32>();
+        let id = t.key5[key as usize] as usize;
+        (t.multiset5[self.w][id], self.multiset[id])
+    }
 }

@@ -15,7 +15,7 @@
 //! capped by the back itself and by the best five of the other eight cards, the front by the best
 //! three of them — is already covered is skipped without looking at its 56 splits.
 
-use super::classes::{floor_front_class, front_class, FRONT_CLASSES};
+use super::classes::{floor_front_class, front_class, FiveClasses, FRONT_CLASSES};
 use crate::eval::{Evaluator, Wheel};
 use std::sync::OnceLock;
 
@@ -29,6 +29,8 @@ pub struct Split {
     pub back: u16,
     /// front, middle, back
     pub ranks: [u32; 3],
+    /// front, middle, back rank classes (`Classes` indices)
+    pub classes: [u16; 3],
 }
 
 impl Split {
@@ -87,8 +89,8 @@ pub struct Scratch {
     /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
     backs: Vec<u64>,
     sorted: Vec<u64>,
-    /// Front class of each 3-position mask.
-    fclass: Vec<u16>,
+    /// Class (`Classes` index) of each 3- and 5-position mask.
+    class: Vec<u16>,
     /// `best_middle[c]`: the strongest middle among kept settings whose front class is ≥ c (a
     /// non-increasing step function; 0 = none). A (middle, front class) pair is covered by an
     /// earlier setting exactly when `best_middle[front class] >= middle`.
@@ -105,7 +107,7 @@ impl Default for Scratch {
             rank: vec![0; 1 << 13],
             backs: Vec::with_capacity(1287),
             sorted: Vec::with_capacity(1287),
-            fclass: vec![0; 1 << 13],
+            class: vec![0; 1 << 13],
             best_middle: [0; FRONT_CLASSES],
             group: Vec::with_capacity(256),
             groups: Default::default(),
@@ -116,8 +118,9 @@ impl Default for Scratch {
 
 impl Scratch {
     /// Fills the subset rank table for `hand` (13 distinct codes, unchecked).
-    fn load(&mut self, hand: &[u8; 13], ev: &Evaluator) {
+    fn load(&mut self, hand: &[u8; 13], ev: &Evaluator, wheel: Wheel) {
         let st = statics();
+        let fc = FiveClasses::get(wheel);
         self.backs.clear();
         for &m in &st.five {
             let mut c = [0u8; 5];
@@ -128,8 +131,9 @@ impl Scratch {
                 bits &= bits - 1;
                 k += 1;
             }
-            let r = ev.eval5(c).raw();
+            let (r, class) = fc.eval5(c);
             self.rank[m as usize] = r;
+            self.class[m as usize] = class;
             self.backs.push((r as u64) << 13 | m as u64);
         }
         for &m in &st.three {
@@ -143,7 +147,7 @@ impl Scratch {
             }
             let r = ev.eval3(c).raw();
             self.rank[m as usize] = r;
-            self.fclass[m as usize] = front_class(r) as u16;
+            self.class[m as usize] = front_class(r) as u16;
         }
         let one = |i: usize| {
             let (r, s) = ((hand[i] >> 2) as u32, (hand[i] & 3) as u32);
@@ -205,7 +209,7 @@ impl Scratch {
     /// Every legal setting of `hand` (72,072 splits, fouls dropped), in no particular order.
     pub fn legal_settings(&mut self, hand: &[u8; 13], wheel: Wheel, out: &mut Vec<Split>) {
         let ev = Evaluator::new(wheel);
-        self.load(hand, &ev);
+        self.load(hand, &ev, wheel);
         let st = statics();
         out.clear();
         for &back in &st.five {
@@ -223,6 +227,11 @@ impl Scratch {
                         middle,
                         back,
                         ranks: [rf, rm, rb],
+                        classes: [
+                            self.class[front as usize],
+                            self.class[middle as usize],
+                            self.class[back as usize],
+                        ],
                     });
                 }
             }
@@ -233,7 +242,7 @@ impl Scratch {
     /// first.
     pub fn frontier(&mut self, hand: &[u8; 13], wheel: Wheel) {
         let ev = Evaluator::new(wheel);
-        self.load(hand, &ev);
+        self.load(hand, &ev, wheel);
         self.sort_backs();
         self.best_middle.fill(0);
         self.group.clear();
@@ -275,7 +284,7 @@ impl Scratch {
                 }
                 let front = rest ^ middle;
                 let rf = self.rank[front as usize];
-                if rf > rm || self.best_middle[self.fclass[front as usize] as usize] >= rm {
+                if rf > rm || self.best_middle[self.class[front as usize] as usize] >= rm {
                     continue;
                 }
                 self.group.push(Split {
@@ -283,6 +292,11 @@ impl Scratch {
                     middle,
                     back,
                     ranks: [rf, rm, rb],
+                    classes: [
+                        self.class[front as usize],
+                        self.class[middle as usize],
+                        self.class[back as usize],
+                    ],
                 });
             }
         }
@@ -299,7 +313,7 @@ impl Scratch {
             .sort_unstable_by(|a, b| (b.ranks[1], b.ranks[0]).cmp(&(a.ranks[1], a.ranks[0])));
         for i in 0..self.group.len() {
             let s = self.group[i];
-            let (m, fc) = (s.ranks[1], self.fclass[s.front as usize] as usize);
+            let (m, fc) = (s.ranks[1], self.class[s.front as usize] as usize);
             if self.best_middle[fc] >= m {
                 continue;
             }
@@ -476,7 +490,7 @@ mod tests {
                     deck.swap(i, j);
                 }
                 let hand: [u8; 13] = deck[..13].try_into().unwrap();
-                s.load(&hand, &ev);
+                s.load(&hand, &ev, wheel);
                 let set = ALL13 ^ statics().five[(rng.next_u64() % 1287) as usize];
                 let exact5 = statics()
                     .five

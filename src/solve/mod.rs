@@ -1,8 +1,381 @@
 //! The exhaustive setting solver (DESIGN §3): enumerate a hand's splits, keep the Pareto
 //! frontier of rank triples, pick from it with an objective, decide play / natural / surrender.
+//!
+//! Decisions: under `Declaration::Auto` a held natural is declared. Otherwise a natural is
+//! declared when its value (paid by each opponent) beats the best play's value, and a surrender
+//! (where allowed) is chosen when paying its cost to each opponent loses less than anything
+//! else. `RowValues` values are not points, so under that objective the hand plays unless the
+//! rule set declares naturals automatically.
 
 pub mod classes;
 pub mod enumerate;
+pub mod monte_carlo;
+pub mod objective;
+pub mod table_ev;
+pub mod train;
 
 pub use classes::Classes;
 pub use enumerate::{Scratch, Split};
+pub use objective::{Objective, Policy, RowValues};
+pub use table_ev::{tables_key, OutcomeTables, TableEv};
+
+use crate::card::{validate_rows, Card};
+use crate::error::{Error, Result};
+use crate::naturals::best_natural;
+use crate::rules::{Declaration, NaturalKind, Rules};
+use crate::score::{settle, Decision};
+use crate::setting::Setting;
+use std::cell::RefCell;
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's reusable scratch buffers.
+pub fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// What the solver decided.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Choice {
+    Play,
+    Declare(NaturalKind),
+    Surrender,
+}
+
+/// A candidate setting with its value under the objective.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Ranked {
+    pub split: Split,
+    /// front, middle, back codes
+    pub codes: [u8; 13],
+    pub value: f64,
+    /// standard error of `value` (Monte Carlo), else 0
+    pub stderr: f64,
+}
+
+/// The solver's answer for one hand.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub choice: Choice,
+    /// The 13 cards as front (3), middle (5), back (5) codes: the best play, or the natural's
+    /// layout when one is declared.
+    pub codes: [u8; 13],
+    /// front, middle, back raw ranks of `codes`.
+    pub ranks: [u32; 3],
+    /// Value of the decision under the objective (points for every objective but `RowValues`).
+    pub value: f64,
+    pub stderr: f64,
+    /// The best play's value (the first alternative).
+    pub play_value: f64,
+    /// The natural held, what each opponent pays for it and its value under the objective.
+    pub natural: Option<(NaturalKind, u32, f64)>,
+    /// Value of surrendering, where the rule set allows it.
+    pub surrender_value: Option<f64>,
+    /// The best plays, best first (at most the requested number).
+    pub alternatives: Vec<Ranked>,
+    /// How many settings the objective looked at (the frontier, or every legal setting).
+    pub candidates: usize,
+    pub objective: &'static str,
+}
+
+fn to_cards(codes: &[u8]) -> Vec<Card> {
+    codes
+        .iter()
+        .map(|&c| Card::from_code(c).expect("validated"))
+        .collect()
+}
+
+fn setting_of(codes: &[u8; 13]) -> Setting {
+    let c = to_cards(codes);
+    Setting::new(&c[..3], &c[3..8], &c[8..]).expect("13 distinct cards")
+}
+
+pub fn check_players(players: usize) -> Result<()> {
+    if (2..=4).contains(&players) {
+        Ok(())
+    } else {
+        Err(Error::InvalidShape {
+            what: "players".into(),
+            expected: "2 to 4".into(),
+            got: players.to_string(),
+        })
+    }
+}
+
+/// The best frontier split under the table objective, and its value. The hot path of batch
+/// solving and of self-play.
+pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
+    scratch.frontier(hand, te.tables.wheel);
+    let mut best = 0;
+    let mut best_v = f64::NEG_INFINITY;
+    for (i, s) in scratch.frontier.iter().enumerate() {
+        let v = te.value_of_classes(&s.classes);
+        if v > best_v {
+            best_v = v;
+            best = i;
+        }
+    }
+    (scratch.frontier[best], best_v)
+}
+
+/// Solves one hand: the decision, its value and the `top_k` best plays. `hand` is 13 card codes
+/// (checked). `players` is the table size (for `BestResponse`, 1 + the opponents given).
+pub fn solve(
+    hand: &[u8; 13],
+    rules: &Rules,
+    players: usize,
+    objective: &Objective,
+    top_k: usize,
+) -> Result<Solution> {
+    validate_rows(hand, 13, "hand")?;
+    rules.validate()?;
+    let players = match objective {
+        Objective::BestResponse(opps) => opps.len() + 1,
+        _ => players,
+    };
+    check_players(players)?;
+    // candidates: the frontier, or every legal setting for non-monotone row values
+    let splits: Vec<Split> = with_scratch(|s| {
+        if let Objective::RowValues(rv) = objective {
+            if !rv.monotone {
+                let mut legal = Vec::new();
+                s.legal_settings(hand, rules.wheel, &mut legal);
+                return legal;
+            }
+        }
+        s.frontier(hand, rules.wheel);
+        s.frontier.clone()
+    });
+    let opp = (players - 1) as f64;
+    let values: Vec<(f64, f64)> = match objective {
+        Objective::TableEv(te) => {
+            check_tables(te, rules, players)?;
+            splits
+                .iter()
+                .map(|s| (te.value_of_classes(&s.classes), 0.0))
+                .collect()
+        }
+        Objective::RowValues(rv) => {
+            if rv.wheel != rules.wheel {
+                return Err(Error::InvalidRules {
+                    field: "wheel".into(),
+                    reason: "RowValues were built for the other wheel".into(),
+                });
+            }
+            splits.iter().map(|s| (rv.value(&s.ranks), 0.0)).collect()
+        }
+        Objective::BestResponse(opps) => {
+            let mut out = Vec::with_capacity(splits.len());
+            for s in &splits {
+                let d = Decision::Play(setting_of(&s.row_codes(hand)));
+                out.push((exact(rules, d, opps)?, 0.0));
+            }
+            out
+        }
+        Objective::MonteCarlo {
+            samples,
+            seed,
+            policy,
+            threads,
+        } => {
+            if *samples < 2 {
+                return Err(Error::InvalidShape {
+                    what: "MonteCarlo samples".into(),
+                    expected: "at least 2".into(),
+                    got: samples.to_string(),
+                });
+            }
+            let Policy::TableEv(te) = policy;
+            check_tables(te, rules, players)?;
+            let keys: Vec<[u64; 3]> = splits
+                .iter()
+                .map(|s| monte_carlo::split_keys(rules, hand, s))
+                .collect();
+            let (sum, sq) = crate::parallel::with_threads(*threads, || {
+                monte_carlo::run(rules, players, policy, hand, &keys, *samples, *seed)
+            });
+            let n = *samples as f64;
+            sum.iter()
+                .zip(&sq)
+                .map(|(&s, &q)| {
+                    let mean = s as f64 / n;
+                    let var = ((q as f64 / n) - mean * mean).max(0.0) * n / (n - 1.0);
+                    (mean, (var / n).sqrt())
+                })
+                .collect()
+        }
+    };
+    // best first; equal values keep frontier order (strongest back first)
+    let mut order: Vec<usize> = (0..splits.len()).collect();
+    order.sort_by(|&a, &b| values[b].0.total_cmp(&values[a].0));
+    let alternatives: Vec<Ranked> = order
+        .iter()
+        .take(top_k.max(1))
+        .map(|&i| Ranked {
+            split: splits[i],
+            codes: splits[i].row_codes(hand),
+            value: values[i].0,
+            stderr: values[i].1,
+        })
+        .collect();
+    let best = alternatives[0];
+    let cards = to_cards(hand);
+    let is_points = !matches!(objective, Objective::RowValues(_));
+    let natural = match best_natural(&cards, rules) {
+        Some(nm) => {
+            let layout = nm.setting.unwrap_or_else(|| setting_of(&best.codes));
+            let v = match objective {
+                Objective::BestResponse(opps) => exact(
+                    rules,
+                    Decision::Declare {
+                        natural: nm.kind,
+                        setting: layout,
+                    },
+                    opps,
+                )?,
+                _ => nm.value as f64 * opp,
+            };
+            Some((nm.kind, nm.value, v, layout))
+        }
+        None => None,
+    };
+    let surrender_value = match (rules.surrender, objective) {
+        (Some(_), Objective::BestResponse(opps)) => Some(exact(rules, Decision::Surrender, opps)?),
+        (Some(cost), _) if is_points => Some(-(cost as f64) * opp),
+        _ => None,
+    };
+    let mut choice = Choice::Play;
+    let mut value = best.value;
+    let mut stderr = best.stderr;
+    let mut codes = best.codes;
+    if let Some((kind, _, v, layout)) = &natural {
+        if rules.declaration == Declaration::Auto || (is_points && *v > value) {
+            choice = Choice::Declare(*kind);
+            value = *v;
+            stderr = 0.0;
+            codes = layout_codes(layout);
+        }
+    }
+    if let Some(v) = surrender_value {
+        if v > value && choice == Choice::Play {
+            choice = Choice::Surrender;
+            value = v;
+            stderr = 0.0;
+        }
+    }
+    let ev = crate::eval::Evaluator::new(rules.wheel);
+    let ranks = [
+        ev.eval_codes(&codes[..3]).raw(),
+        ev.eval_codes(&codes[3..8]).raw(),
+        ev.eval_codes(&codes[8..]).raw(),
+    ];
+    Ok(Solution {
+        choice,
+        codes,
+        ranks,
+        value,
+        stderr,
+        play_value: best.value,
+        natural: natural.map(|(k, u, v, _)| (k, u, v)),
+        surrender_value,
+        alternatives,
+        candidates: splits.len(),
+        objective: objective.name(),
+    })
+}
+
+fn layout_codes(s: &Setting) -> [u8; 13] {
+    let mut out = [0u8; 13];
+    for (slot, c) in out
+        .iter_mut()
+        .zip(s.front.iter().chain(&s.middle).chain(&s.back))
+    {
+        *slot = c.code();
+    }
+    out
+}
+
+fn check_tables(te: &TableEv, rules: &Rules, players: usize) -> Result<()> {
+    if te.players != players || te.tables.wheel != rules.wheel {
+        return Err(Error::InvalidRules {
+            field: "tables".into(),
+            reason: format!(
+                "the tables are for {} players and the {:?} wheel; solving for {} players and the {:?} wheel",
+                te.players, te.tables.wheel, players, rules.wheel
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Seat 0's exact total (before any bankroll cap) for `mine` against the opponents' decisions.
+fn exact(rules: &Rules, mine: Decision, opps: &[Decision]) -> Result<f64> {
+    let mut all = Vec::with_capacity(opps.len() + 1);
+    all.push(mine);
+    all.extend(opps.iter().cloned());
+    Ok(settle(&all, rules, None, 0)?.raw_totals()[0] as f64)
+}
+
+/// Batch table-objective solve: for each hand, the decision code (0 play, 1 declare, 2
+/// surrender), the 13 codes front/middle/back and the value. Hands must be valid (checked by the
+/// caller). `stop` is polled between hands; when it returns true the batch ends early with
+/// `Error::Interrupted`.
+pub fn solve_batch_table_ev(
+    te: &TableEv,
+    rules: &Rules,
+    hands: &[[u8; 13]],
+    out_codes: &mut [[u8; 13]],
+    out_values: &mut [f64],
+    out_choice: &mut [u8],
+) {
+    use rayon::prelude::*;
+    let decisions = !rules.naturals.is_empty() || rules.surrender.is_some();
+    hands
+        .par_iter()
+        .zip(out_codes.par_iter_mut())
+        .zip(out_values.par_iter_mut().zip(out_choice.par_iter_mut()))
+        .with_min_len(64)
+        .for_each(|((hand, codes), (value, choice))| {
+            with_scratch(|s| {
+                let (split, v) = best_table_ev(te, hand, s);
+                *codes = split.row_codes(hand);
+                *value = v;
+                *choice = 0;
+            });
+            if decisions {
+                decide_table_ev(te, rules, hand, codes, value, choice);
+            }
+        });
+}
+
+/// The natural / surrender decision of the table objective for one solved hand.
+fn decide_table_ev(
+    te: &TableEv,
+    rules: &Rules,
+    hand: &[u8; 13],
+    codes: &mut [u8; 13],
+    value: &mut f64,
+    choice: &mut u8,
+) {
+    let opp = (te.players - 1) as f64;
+    if let Some(nm) = best_natural(&to_cards(hand), rules) {
+        let v = nm.value as f64 * opp;
+        if rules.declaration == Declaration::Auto || v > *value {
+            *choice = 1;
+            *value = v;
+            if let Some(layout) = nm.setting {
+                *codes = layout_codes(&layout);
+            }
+            return;
+        }
+    }
+    if let Some(cost) = rules.surrender {
+        let v = -(cost as f64) * opp;
+        if v > *value {
+            *choice = 2;
+            *value = v;
+        }
+    }
+}

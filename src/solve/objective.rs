@@ -1,0 +1,89 @@
+//! What "best" means: the objectives a setting is chosen by.
+
+use super::classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
+use super::table_ev::TableEv;
+use crate::error::{Error, Result};
+use crate::eval::Wheel;
+use crate::score::Decision;
+use std::sync::Arc;
+
+/// User-supplied value of each row rank; a setting's value is the sum of its three rows'.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowValues {
+    pub wheel: Wheel,
+    /// front (455), middle (7,462), back (7,462), indexed by class (`Classes`), weakest first.
+    pub values: [Vec<f64>; 3],
+    /// Every row's values are non-decreasing in rank, so the frontier holds a best setting;
+    /// otherwise every legal setting is searched.
+    pub monotone: bool,
+}
+
+impl RowValues {
+    pub fn new(wheel: Wheel, values: [Vec<f64>; 3]) -> Result<RowValues> {
+        for (r, name) in ["front", "middle", "back"].iter().enumerate() {
+            let want = if r == 0 { FRONT_CLASSES } else { FIVE_CLASSES };
+            if values[r].len() != want {
+                return Err(Error::InvalidShape {
+                    what: format!("RowValues {name}"),
+                    expected: format!("{want} values (one per {name} rank class)"),
+                    got: format!("{} values", values[r].len()),
+                });
+            }
+            if let Some(i) = values[r].iter().position(|v| !v.is_finite()) {
+                return Err(Error::InvalidShape {
+                    what: format!("RowValues {name}"),
+                    expected: "finite values".into(),
+                    got: format!("{} at class {i}", values[r][i]),
+                });
+            }
+        }
+        let monotone = values.iter().all(|v| v.windows(2).all(|p| p[0] <= p[1]));
+        Ok(RowValues {
+            wheel,
+            values,
+            monotone,
+        })
+    }
+
+    #[inline]
+    pub fn value(&self, ranks: &[u32; 3]) -> f64 {
+        let c = Classes::get(self.wheel);
+        (0..3).map(|r| self.values[r][c.index(ranks[r])]).sum()
+    }
+}
+
+/// Opponents' policy in Monte Carlo sampling.
+#[derive(Clone)]
+pub enum Policy {
+    TableEv(Arc<TableEv>),
+}
+
+/// An objective: what the solver maximises over the frontier.
+#[derive(Clone)]
+pub enum Objective {
+    /// Expected score against the table from per-row outcome tables (the default).
+    TableEv(Arc<TableEv>),
+    /// Sum of user-supplied per-row values.
+    RowValues(Arc<RowValues>),
+    /// Exact score under the full rule set against these opponents' decisions (seats 1..n; the
+    /// solved hand is seat 0).
+    BestResponse(Vec<Decision>),
+    /// Mean score over sampled opponents (common random numbers), with its standard error.
+    MonteCarlo {
+        samples: usize,
+        seed: u64,
+        policy: Policy,
+        threads: Option<usize>,
+    },
+}
+
+impl Objective {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Objective::TableEv(_) => "TableEV",
+            Objective::RowValues(_) => "RowValues",
+            Objective::BestResponse(_) => "BestResponse",
+            Objective::MonteCarlo { .. } => "MonteCarlo",
+        }
+    }
+}

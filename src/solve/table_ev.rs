@@ -1,0 +1,366 @@
+//! The table objective: expected score against the table from per-row outcome tables.
+//!
+//! A table is, for each row, the distribution of the opponents' row ranks (by class) when they
+//! set their hands with the solver itself, measured by self-play (`train.rs`). From it, for a
+//! row of class `x`: `P(win) = P(opp < x)`, `P(tie) = P(opp = x)`, `P(lose) = P(opp > x)`, the
+//! expected value won (our row value, doubled where the rule set doubles a bonus beating the
+//! same category) and the expected value lost (the opponent's row value). Win rates are
+//! therefore monotone in rank by construction.
+//!
+//! # The formula (one opponent, rows treated as independent)
+//!
+//! With `pw_r, pt_r, pl_r` the row probabilities and `w_r`, `l_r` the expected values won and
+//! lost given a win or a loss:
+//!
+//! - rows: `Σ_r pw_r·w_r − pl_r·l_r`;
+//! - majority point `u`: `u·(P(more rows won) − P(more rows lost))` over the 27 joint outcomes;
+//! - overall point `u`: `u·(P(our total > theirs) − P(our total < theirs))`, the totals taken
+//!   at the conditional means `w_r`, `l_r` in each of the 27 outcomes;
+//! - scoop `×k`: `(k−1)·(P_s·(Σw + maj + ovr) − P_c·(Σl + maj + ovr))` with
+//!   `P_s = Π pw_r`, `P_c = Π pl_r`; scoop `+n`: `n·(P_s − P_c)`.
+//!
+//! At a table of `n` players the matchup value is counted `n − 1` times. A sweep (×s at tables of
+//! at least its minimum size) adds `(s−1)·(n−1)·(P_s^(n−1)·S − P_c·q^(n−2)·C)` where `S` and `C`
+//! are the matchup points of a scoop for and against us and `q` the measured rate at which a
+//! hand set by the policy scoops a random opponent (the sweeper must also scoop the others).
+//! Where a suit order breaks ties, a tie counts half a win and half a loss. Opponents' naturals
+//! and fouls are not modelled (the policy never fouls; naturals are rare).
+
+use super::classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
+use crate::error::{Error, Result};
+use crate::eval::{Category, Wheel};
+use crate::rules::{BonusMode, Rules, Scoop};
+
+/// What a table is measured and shipped as: the opponents' row-rank distributions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeTables {
+    pub wheel: Wheel,
+    /// front (455 classes), middle and back (7,462 each), weakest class first.
+    pub dist: [Vec<f64>; 3],
+    /// Probability that a hand set by the policy scoops a random opponent.
+    pub scoop_rate: f64,
+}
+
+impl OutcomeTables {
+    /// Checks sizes and values and normalises each row to sum 1.
+    pub fn new(wheel: Wheel, dist: [Vec<f64>; 3], scoop_rate: f64) -> Result<OutcomeTables> {
+        let bad = |field: &str, reason: String| Error::InvalidRules {
+            field: format!("tables.{field}"),
+            reason,
+        };
+        let mut dist = dist;
+        for (r, name) in ["front", "middle", "back"].iter().enumerate() {
+            let want = if r == 0 { FRONT_CLASSES } else { FIVE_CLASSES };
+            let d = &mut dist[r];
+            if d.len() != want {
+                return Err(bad(
+                    name,
+                    format!("expected {want} classes, got {}", d.len()),
+                ));
+            }
+            if let Some(i) = d.iter().position(|p| !p.is_finite() || *p < 0.0) {
+                return Err(bad(
+                    name,
+                    format!("class {i}: {} is not a probability", d[i]),
+                ));
+            }
+            let total: f64 = d.iter().sum();
+            if total <= 0.0 {
+                return Err(bad(name, "all zero".into()));
+            }
+            d.iter_mut().for_each(|p| *p /= total);
+        }
+        if !(0.0..=1.0).contains(&scoop_rate) {
+            return Err(bad(
+                "scoop_rate",
+                format!("{scoop_rate} is not a probability"),
+            ));
+        }
+        Ok(OutcomeTables {
+            wheel,
+            dist,
+            scoop_rate,
+        })
+    }
+
+    /// The starting point of training: rows distributed like random 5- and 3-card hands.
+    pub fn random_rows(wheel: Wheel) -> OutcomeTables {
+        let ev = crate::eval::Evaluator::new(wheel);
+        let classes = Classes::get(wheel);
+        let mut five = vec![0f64; FIVE_CLASSES];
+        let mut front = vec![0f64; FRONT_CLASSES];
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    front[classes.index(ev.eval3([a, b, c]).raw())] += 1.0;
+                    for d in c + 1..52 {
+                        for e in d + 1..52 {
+                            five[classes.index(ev.eval5([a, b, c, d, e]).raw())] += 1.0;
+                        }
+                    }
+                }
+            }
+        }
+        OutcomeTables::new(wheel, [front, five.clone(), five], 0.1).expect("valid by construction")
+    }
+}
+
+/// Per-class row numbers derived from a distribution.
+struct RowTable {
+    pw: Vec<f64>,
+    pt: Vec<f64>,
+    pl: Vec<f64>,
+    /// expected value won given a win
+    w: Vec<f64>,
+    /// expected value lost given a loss
+    l: Vec<f64>,
+}
+
+/// A compiled table objective for one rule set and table size.
+pub struct TableEv {
+    pub tables: OutcomeTables,
+    pub players: usize,
+    rows: [RowTable; 3],
+    classes: &'static Classes,
+    majority: f64,
+    overall: f64,
+    scoop: Scoop,
+    sweep: Option<f64>,
+}
+
+/// Units for winning `row` with category `win` over category `lose` (the rule set's value,
+/// doubled where a bonus beats the same category).
+fn win_value(rules: &Rules, row: usize, win: usize, lose: usize) -> f64 {
+    let b = rules.bonus[row][win];
+    let (value, bonus) = match rules.bonus_mode {
+        BonusMode::Replace => (b, b > 1),
+        BonusMode::Add => (1 + b, b > 0),
+    };
+    if rules.double_bonus && bonus && win == lose {
+        match rules.bonus_mode {
+            BonusMode::Replace => (2 * b) as f64,
+            BonusMode::Add => (1 + 2 * b) as f64,
+        }
+    } else {
+        value as f64
+    }
+}
+
+fn category_of(raw: u32) -> usize {
+    ((raw >> 21) as usize).min(Category::StraightFlush as usize)
+}
+
+impl TableEv {
+    pub fn new(rules: &Rules, players: usize, tables: OutcomeTables) -> Result<TableEv> {
+        if !(2..=4).contains(&players) {
+            return Err(Error::InvalidShape {
+                what: "players".into(),
+                expected: "2 to 4".into(),
+                got: players.to_string(),
+            });
+        }
+        if tables.wheel != rules.wheel {
+            return Err(Error::InvalidRules {
+                field: "tables.wheel".into(),
+                reason: format!(
+                    "tables were built for the {:?} wheel, the rule set uses {:?}",
+                    tables.wheel, rules.wheel
+                ),
+            });
+        }
+        let classes = Classes::get(rules.wheel);
+        let split_ties = rules.suit_order.is_some();
+        let rows = std::array::from_fn(|r| {
+            let raws = classes.of(r == 0);
+            let d = &tables.dist[r];
+            let n = d.len();
+            // mass below / above each class, and value masses by category for the values
+            let mut below = vec![0f64; n + 1];
+            for i in 0..n {
+                below[i + 1] = below[i] + d[i];
+            }
+            let cats: Vec<usize> = raws.iter().map(|&x| category_of(x)).collect();
+            let mut cat_mass = [0f64; 9];
+            for i in 0..n {
+                cat_mass[cats[i]] += d[i];
+            }
+            let mut t = RowTable {
+                pw: vec![0.0; n],
+                pt: vec![0.0; n],
+                pl: vec![0.0; n],
+                w: vec![0.0; n],
+                l: vec![0.0; n],
+            };
+            // masses by category strictly below / above class i, in one pass each way
+            let mut cat_below = [0f64; 9];
+            for i in 0..n {
+                let c = cats[i];
+                let mut won = 0.0;
+                for (oc, &m) in cat_below.iter().enumerate() {
+                    won += m * win_value(rules, r, c, oc);
+                }
+                let (mut pw, mut pt) = (below[i], d[i]);
+                let tie_value = win_value(rules, r, c, c);
+                if split_ties {
+                    pw += pt / 2.0;
+                    won += pt / 2.0 * tie_value;
+                    pt = 0.0;
+                }
+                t.pw[i] = pw;
+                t.pt[i] = pt;
+                t.w[i] = if pw > 0.0 { won / pw } else { tie_value };
+                cat_below[c] += d[i];
+            }
+            let mut cat_above = [0f64; 9];
+            for i in (0..n).rev() {
+                let c = cats[i];
+                let mut lost = 0.0;
+                for (oc, &m) in cat_above.iter().enumerate() {
+                    lost += m * win_value(rules, r, oc, c);
+                }
+                let mut pl = (1.0 - below[i + 1]).max(0.0);
+                if split_ties {
+                    pl += d[i] / 2.0;
+                    lost += d[i] / 2.0 * win_value(rules, r, c, c);
+                }
+                t.pl[i] = pl;
+                t.l[i] = if pl > 0.0 {
+                    lost / pl
+                } else {
+                    win_value(rules, r, c, c)
+                };
+                cat_above[c] += d[i];
+            }
+            t
+        });
+        let sweep = (players >= rules.sweep.min_players && rules.sweep.multiplier > 1)
+            .then_some(rules.sweep.multiplier as f64);
+        Ok(TableEv {
+            tables,
+            players,
+            rows,
+            classes,
+            majority: rules.majority_point as f64,
+            overall: rules.overall_point as f64,
+            scoop: rules.scoop,
+            sweep,
+        })
+    }
+
+    /// Expected score of a legal setting with these row ranks (`raw()`: front, middle, back)
+    /// against the whole table.
+    pub fn value(&self, ranks: &[u32; 3]) -> f64 {
+        self.value_of_classes(&ranks.map(|r| self.classes.index(r) as u16))
+    }
+
+    /// [`TableEv::value`] from the rows' class indices (as the frontier carries them).
+    pub fn value_of_classes(&self, classes: &[u16; 3]) -> f64 {
+        let mut pw = [0f64; 3];
+        let mut pt = [0f64; 3];
+        let mut pl = [0f64; 3];
+        let mut w = [0f64; 3];
+        let mut l = [0f64; 3];
+        for r in 0..3 {
+            let i = classes[r] as usize;
+            let t = &self.rows[r];
+            (pw[r], pt[r], pl[r], w[r]) = (t.pw[i], t.pt[i], t.pl[i], t.w[i]);
+            l[r] = t.l[i];
+        }
+        let mut m: f64 = (0..3).map(|r| pw[r] * w[r] - pl[r] * l[r]).sum();
+        let (mut maj, mut ovr) = (0.0, 0.0);
+        if self.majority != 0.0 || self.overall != 0.0 {
+            for o in 0..27usize {
+                let outcome = [o % 3, o / 3 % 3, o / 9];
+                let mut p = 1.0;
+                let (mut won, mut lost, mut mine, mut theirs) = (0i32, 0i32, 0.0, 0.0);
+                for r in 0..3 {
+                    match outcome[r] {
+                        0 => {
+                            p *= pw[r];
+                            won += 1;
+                            mine += w[r];
+                        }
+                        1 => p *= pt[r],
+                        _ => {
+                            p *= pl[r];
+                            lost += 1;
+                            theirs += l[r];
+                        }
+                    }
+                }
+                maj += p * (won - lost).signum() as f64;
+                ovr += p * sign(mine - theirs);
+            }
+        }
+        let (maj_pts, ovr_pts) = (self.majority, self.overall);
+        m += maj_pts * maj + ovr_pts * ovr;
+        let ps = pw[0] * pw[1] * pw[2];
+        let pc = pl[0] * pl[1] * pl[2];
+        let won_all = w.iter().sum::<f64>() + maj_pts + ovr_pts;
+        let lost_all = l.iter().sum::<f64>() + maj_pts + ovr_pts;
+        let (s_pts, c_pts) = match self.scoop {
+            Scoop::Multiply(k) => {
+                let k = k as f64;
+                m += (k - 1.0) * (ps * won_all - pc * lost_all);
+                (k * won_all, k * lost_all)
+            }
+            Scoop::Add(n) => {
+                let n = n as f64;
+                m += n * (ps - pc);
+                (won_all + n, lost_all + n)
+            }
+            Scoop::None => (won_all, lost_all),
+        };
+        let opp = (self.players - 1) as f64;
+        let mut total = opp * m;
+        if let Some(s) = self.sweep {
+            let k = self.players as i32;
+            let q = self.tables.scoop_rate;
+            total += (s - 1.0) * opp * (ps.powi(k - 1) * s_pts - pc * q.powi(k - 2) * c_pts);
+        }
+        total
+    }
+}
+
+fn sign(x: f64) -> f64 {
+    if x > 1e-12 {
+        1.0
+    } else if x < -1e-12 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// The rule-set fields the tables depend on, as a stable text key: rule sets (and table sizes)
+/// with the same key share tables.
+pub fn tables_key(rules: &Rules, players: usize) -> String {
+    let sweep = if players >= rules.sweep.min_players && rules.sweep.multiplier > 1 {
+        format!("sweep{}x{}", rules.sweep.multiplier, players)
+    } else {
+        "nosweep".into()
+    };
+    let values: Vec<String> = (0..3)
+        .map(|r| {
+            (0..9)
+                .map(|c| win_value(rules, r, c, 8 - (c == 8) as usize).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    format!(
+        "wheel={:?};rows={};double={};majority={};overall={};scoop={:?};{};ties={}",
+        rules.wheel,
+        values.join("/"),
+        rules.double_bonus,
+        rules.majority_point,
+        rules.overall_point,
+        rules.scoop,
+        sweep,
+        if rules.suit_order.is_some() {
+            "suits"
+        } else {
+            "stand"
+        },
+    )
+}
