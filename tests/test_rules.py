@@ -367,3 +367,10 @@ def test_mapping_equality() -> None:
         naturals=Naturals(values={"dragon": 13, "six_pairs": 3})
     )
     assert len({Naturals(values={"dragon": 13}), Naturals(values={"dragon": 13})}) == 1
+
+
+def test_compiled_once() -> None:
+    rules = presets.MACEPLAY
+    assert rules.compiled is rules.compiled  # built in __post_init__, never again
+    assert rules.replace(name="x").compiled is not rules.compiled
+    assert rules.replace(name="x").compiled == rules.compiled
