@@ -533,3 +533,55 @@ fn explain_shows_every_number() {
         assert!(text.contains(needle), "{needle:?} missing in\n{text}");
     }
 }
+
+#[test]
+fn sweep_counts_a_fouled_opponent_where_the_rule_set_says_so() {
+    // the fourth player's cards laid out with the middle flush above the back pair
+    let fouled = play("Tc Td Ts", "2s 4s 5s 8s Js", "Jh Qs Kh 6d 6s");
+    let d = [mace_winner(), mace_loser(), mace_third(), fouled];
+    let rules = Rules::pokerclub_south();
+    let out = run(&d, &rules);
+    assert_eq!(out.players[3].status, Status::Fouled);
+    assert!(out.players[0].sweep);
+    for q in 1..4 {
+        assert_eq!(out.matchup(0, q).unwrap().points, 36);
+    }
+    let mut strict = rules.clone();
+    strict.sweep.fouled_counts = false;
+    let out = run(&d, &strict);
+    assert!(!out.players[0].sweep);
+    assert_eq!(out.totals()[0], 54);
+}
+
+#[test]
+fn suit_order_breaks_ties() {
+    let a = play("Ks Kh 2c", "As 2h 3c 4d 5d", "Qh Jh 9h 7h 6h");
+    let b = play("Kd Kc 2d", "Ad 2s 3h 4c 5s", "Qc Jc 9c 7c 6c");
+    let plain = Rules::shisanshui();
+    let out = run(&[a.clone(), b.clone()], &plain);
+    assert!(out.matchups[0].rows.iter().all(|r| r.winner.is_none()));
+    assert_eq!(out.totals(), [0, 0]);
+    let mut suited = plain.clone();
+    suited.suit_order = Some(chinese_poker::presets::SHISANSHUI_SUIT_ORDER);
+    let out = run(&[a, b], &suited);
+    let m = &out.matchups[0];
+    // kings: the spade king leads; wheels: the five is the top card, 5♠ over 5♦; flushes: ♥ > ♣
+    let winners: Vec<_> = m.rows.iter().map(|r| r.winner).collect();
+    assert_eq!(winners, [Some(0), Some(1), Some(0)]);
+    assert!(m.rows.iter().all(|r| r.suit_break));
+    assert_eq!(out.totals(), [1, -1]);
+    assert!(out.explain().contains("(on suits)"));
+}
+
+#[test]
+fn an_automatic_natural_replaces_a_fouled_layout() {
+    // a dragon laid out as a foul (ace-high front over a seven-high middle)
+    let dragon = play("Qs Kd As", "2s 3d 4s 5d 7d", "6s 8s 9d Ts Jd");
+    let other = play("Ac Jc 4c", "3c 3h 3s Kh 7c", "Qh Th 9h 6h 2h");
+    let out = run(&[dragon.clone(), other.clone()], &Rules::maceplay());
+    assert_eq!(out.players[0].natural, Some((NaturalKind::Dragon, 13)));
+    assert_eq!(out.totals(), [13, -13]);
+    // where naturals must be declared, the same layout is a foul
+    let out = run(&[dragon, other], &Rules::pokerclub_north());
+    assert_eq!(out.players[0].status, Status::Fouled);
+}
