@@ -164,7 +164,7 @@ pub struct RowOutcome {
     /// The seat that won the row; `None` for a tie (or no row comparison).
     pub winner: Option<usize>,
     /// Units the winner scores for the row (after doubling), 0 for a tie.
-    pub value: u32,
+    pub value: u64,
     /// The winning hand pays a row bonus (value above the plain point).
     pub bonus: bool,
     /// The bonus was doubled (bonus row over a row of the same category).
@@ -317,10 +317,11 @@ fn key_category(key: u64) -> usize {
 }
 
 /// Units for winning `row` with category index `win` over category index `lose`; also whether
-/// it is a bonus row and whether the bonus was doubled.
+/// it is a bonus row and whether the bonus was doubled. In `u64` so that no table value can
+/// overflow the doubling.
 #[inline]
-fn win_value(rules: &Rules, row: usize, win: usize, lose: usize) -> (u32, bool, bool) {
-    let b = rules.bonus[row][win];
+fn win_value(rules: &Rules, row: usize, win: usize, lose: usize) -> (u64, bool, bool) {
+    let b = rules.bonus[row][win] as u64;
     let (value, bonus) = match rules.bonus_mode {
         BonusMode::Replace => (b, b > 1),
         BonusMode::Add => (1 + b, b > 0),
@@ -357,7 +358,8 @@ fn combine(rules: &Rules, tot: [i64; 2], wins: [u32; 2]) -> (i64, i64, i64, i64)
 /// table) and without allocating.
 ///
 /// Assumes both settings are legal and that no natural, foul or surrender is involved: the
-/// caller handles those (or calls [`settle`]).
+/// caller handles those (or calls [`settle`]). Assumes the rule set passed [`check_rules`]
+/// (otherwise huge values could overflow).
 #[inline]
 pub fn pair_score(rules: &Rules, a: &[u64; 3], b: &[u64; 3]) -> PairScore {
     let mut tot = [0i64; 2];
@@ -694,8 +696,10 @@ pub const MAX_MATCHUP_UNITS: u128 = 1 << 60;
 /// Largest bankroll accepted, for the same reason.
 pub const MAX_BANKROLL: i64 = 1 << 60;
 
-/// Rejects rule sets whose values could make one matchup exceed [`MAX_MATCHUP_UNITS`].
-fn check_magnitude(rules: &Rules) -> Result<()> {
+/// [`Rules::validate`], and rejects rule sets whose values could make one matchup exceed
+/// [`MAX_MATCHUP_UNITS`]. [`settle`] calls it; callers of [`pair_score`] should call it once.
+pub fn check_rules(rules: &Rules) -> Result<()> {
+    rules.validate()?;
     let max_bonus = rules.bonus.iter().flatten().copied().max().unwrap_or(0) as u128;
     let row = match rules.bonus_mode {
         BonusMode::Replace => 2 * max_bonus,
@@ -735,8 +739,7 @@ pub fn settle(
     bankrolls: Option<&[i64]>,
     dealer: usize,
 ) -> Result<Settlement> {
-    rules.validate()?;
-    check_magnitude(rules)?;
+    check_rules(rules)?;
     check_table(decisions, bankrolls, dealer)?;
     let n = decisions.len();
     let ev = Evaluator::new(rules.wheel);

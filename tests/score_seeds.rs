@@ -43,7 +43,7 @@ fn maceplay_scoop_is_18_and_sweep_36() {
     let out = run(&[mace_winner(), mace_loser()], &rules);
     let m = &out.matchups[0];
     assert_eq!(m.kind, MatchupKind::Rows);
-    let values: Vec<u32> = m.rows.iter().map(|r| r.value).collect();
+    let values: Vec<u64> = m.rows.iter().map(|r| r.value).collect();
     assert_eq!(values, [3, 2, 4]);
     assert!(m.rows.iter().all(|r| r.winner == Some(0) && r.bonus));
     assert_eq!(m.base, 9);
@@ -220,7 +220,7 @@ fn pokerfever_eastern_sweep_with_straight_flush_back_is_seven() {
     let opp = play("Jc Jd 2h", "2c 2d 3c 3d 4d", "As Ks 9s 5s 2s");
     let out = run(&[me, opp], &Rules::pokerfever_eastern());
     let m = &out.matchups[0];
-    let values: Vec<u32> = m.rows.iter().map(|r| r.value).collect();
+    let values: Vec<u64> = m.rows.iter().map(|r| r.value).collect();
     assert_eq!(values, [1, 1, 5]);
     assert_eq!(
         (m.scoop, m.points),
