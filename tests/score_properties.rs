@@ -2,6 +2,9 @@
 //! zero-sum, mirror symmetry under a swap of seats, scoops and ties, fouls, and the fast pair
 //! scorer against both `settle` and a slow reference written from RULES.md §3.
 
+// Seat-indexed matrices read more plainly with index loops.
+#![allow(clippy::needless_range_loop)]
+
 use chinese_poker::presets::{PRESET_NAMES, SHISANSHUI_SUIT_ORDER};
 use chinese_poker::rules::{BonusMode, FoulPolicy, Scoop};
 use chinese_poker::score::{MatchupKind, Status};
@@ -11,6 +14,7 @@ use chinese_poker::{
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::cmp::Ordering;
 
 type R = Xoshiro256PlusPlus;
 
@@ -109,8 +113,8 @@ fn random_decision(rng: &mut R, hand: &[Card], rules: &Rules) -> Decision {
     if x < 0.2 && can_foul {
         return Decision::Play(random_setting(rng, hand, false, rules));
     }
-    if x < 0.3 {
-        if let Some(m) = best_natural(hand, rules) {
+    if let Some(m) = best_natural(hand, rules) {
+        if rng.random_bool(0.6) {
             let setting = m
                 .setting
                 .unwrap_or_else(|| random_setting(rng, hand, true, rules));
@@ -119,13 +123,13 @@ fn random_decision(rng: &mut R, hand: &[Card], rules: &Rules) -> Decision {
                 setting,
             };
         }
-        if can_foul && !rules.naturals.is_empty() {
-            let k = rules.naturals[rng.random_range(0..rules.naturals.len())].kind;
-            return Decision::Declare {
-                natural: k,
-                setting: random_setting(rng, hand, true, rules),
-            };
-        }
+    }
+    if x < 0.3 && can_foul && !rules.naturals.is_empty() {
+        let k = rules.naturals[rng.random_range(0..rules.naturals.len())].kind;
+        return Decision::Declare {
+            natural: k,
+            setting: random_setting(rng, hand, true, rules),
+        };
     }
     Decision::Play(random_setting(rng, hand, true, rules))
 }
@@ -200,6 +204,11 @@ fn zero_sum_and_mirror_symmetry() {
                 assert_eq!(m.kind, m2.kind);
             }
         }
+        assert_eq!(
+            kinds.contains("natural"),
+            !rules.naturals.is_empty(),
+            "{name}: {kinds:?}"
+        );
         let allowed = rules.foul != FoulPolicy::Reject;
         assert!(kinds.contains("rows"), "{name}");
         assert_eq!(kinds.contains("foul"), allowed, "{name}: {kinds:?}");
@@ -303,6 +312,17 @@ fn scoops_ties_and_fouls() {
 /// The slow reference: one matchup between two legal settings from RULES.md §3, on hand ranks
 /// (no suit order), with values read from the rule set's table.
 fn reference(rules: &Rules, a: &[HandRank; 3], b: &[HandRank; 3]) -> (i64, bool, bool) {
+    let order = [0, 1, 2].map(|i| a[i].cmp(&b[i]));
+    reference_rows(rules, a, b, order)
+}
+
+/// As [`reference`], with the row outcomes given (`order[row]`: `a` against `b`).
+fn reference_rows(
+    rules: &Rules,
+    a: &[HandRank; 3],
+    b: &[HandRank; 3],
+    order: [Ordering; 3],
+) -> (i64, bool, bool) {
     let value = |row: usize, win: HandRank, lose: HandRank| -> i64 {
         let raw = rules.bonus[row][win.category() as usize] as i64;
         let (plain, bonus) = match rules.bonus_mode {
@@ -323,12 +343,16 @@ fn reference(rules: &Rules, a: &[HandRank; 3], b: &[HandRank; 3]) -> (i64, bool,
     };
     let (mut ta, mut tb, mut wa, mut wb) = (0i64, 0i64, 0, 0);
     for row in 0..3 {
-        if a[row] > b[row] {
-            ta += value(row, a[row], b[row]);
-            wa += 1;
-        } else if b[row] > a[row] {
-            tb += value(row, b[row], a[row]);
-            wb += 1;
+        match order[row] {
+            Ordering::Greater => {
+                ta += value(row, a[row], b[row]);
+                wa += 1;
+            }
+            Ordering::Less => {
+                tb += value(row, b[row], a[row]);
+                wb += 1;
+            }
+            Ordering::Equal => {}
         }
     }
     let mut pts = ta - tb;
@@ -428,6 +452,146 @@ fn suit_order_refines_the_rank_order() {
                 x == y
             };
             assert_eq!(ka == kb, same_cards, "{a:?} {b:?}");
+        }
+    }
+}
+
+/// A player's hand in the reference table settlement.
+enum RefHand {
+    Played([HandRank; 3], [u64; 3]),
+    Fouled,
+    Natural(i64),
+    Surrendered,
+}
+
+/// The slow reference for a whole table, written from RULES.md §3, §5 and the decisions in the
+/// `score` module docs: returns every matchup's points (pairs in order) and the raw totals.
+fn reference_table(rules: &Rules, d: &[Decision]) -> (Vec<i64>, Vec<i64>) {
+    use chinese_poker::naturals::{displays, qualifies};
+    use chinese_poker::rules::Declaration;
+    let cards = |s: &Setting| -> Vec<Card> { [&s.front[..], &s.middle, &s.back].concat() };
+    let hands: Vec<RefHand> = d
+        .iter()
+        .map(|x| match x {
+            Decision::Surrender => RefHand::Surrendered,
+            Decision::Declare { natural, setting } => {
+                let value = rules.natural_value(*natural).unwrap() as i64;
+                let shown = !rules.natural_must_show || displays(setting, *natural);
+                if qualifies(&cards(setting), *natural) && shown {
+                    RefHand::Natural(value)
+                } else {
+                    RefHand::Fouled
+                }
+            }
+            Decision::Play(s) => {
+                let auto = (rules.declaration == Declaration::Auto)
+                    .then(|| best_natural(&cards(s), rules))
+                    .flatten();
+                let r = s.ranks(rules.wheel);
+                if let Some(m) = auto {
+                    RefHand::Natural(m.value as i64)
+                } else if r[0] > r[1] || r[1] > r[2] {
+                    RefHand::Fouled
+                } else {
+                    RefHand::Played(r, keys(rules, s))
+                }
+            }
+        })
+        .collect();
+    let n = d.len();
+    let mut pts = vec![vec![0i64; n]; n];
+    let mut scooped = vec![vec![false; n]; n];
+    let surrender = rules.surrender.unwrap_or(0) as i64;
+    for a in 0..n {
+        for b in 0..n {
+            if a == b {
+                continue;
+            }
+            pts[a][b] = match (&hands[a], &hands[b]) {
+                (RefHand::Surrendered, RefHand::Surrendered) => 0,
+                (RefHand::Surrendered, _) => -surrender,
+                (_, RefHand::Surrendered) => surrender,
+                (RefHand::Natural(x), RefHand::Natural(y)) => match x.cmp(y) {
+                    Ordering::Greater => *x,
+                    Ordering::Less => -*y,
+                    Ordering::Equal => 0,
+                },
+                (RefHand::Natural(x), _) => *x,
+                (_, RefHand::Natural(y)) => -*y,
+                (RefHand::Fouled, RefHand::Fouled) => 0,
+                (RefHand::Played(r, _), RefHand::Fouled) => {
+                    scooped[a][b] = rules.sweep.fouled_counts;
+                    let values: i64 = (0..3)
+                        .map(|row| {
+                            rules.row_value(chinese_poker::Row::ALL[row], r[row].category()) as i64
+                        })
+                        .sum();
+                    match rules.foul {
+                        FoulPolicy::FlatPlusBonus(k) => k as i64 + values - 3,
+                        _ => {
+                            // the fouled hand loses every row: compare against rows that lose
+                            let lowest = [HandRank::default(); 3];
+                            reference_rows(rules, r, &lowest, [Ordering::Greater; 3]).0
+                        }
+                    }
+                }
+                (RefHand::Fouled, RefHand::Played(..)) => 0, // filled from the other side
+                (RefHand::Played(ra, ka), RefHand::Played(rb, kb)) => {
+                    let order = [0, 1, 2].map(|i| ka[i].cmp(&kb[i]));
+                    let (p, sa, _) = reference_rows(rules, ra, rb, order);
+                    scooped[a][b] = sa;
+                    p
+                }
+            };
+        }
+    }
+    for a in 0..n {
+        for b in 0..n {
+            if matches!(
+                (&hands[a], &hands[b]),
+                (RefHand::Fouled, RefHand::Played(..))
+            ) {
+                pts[a][b] = -pts[b][a];
+            }
+        }
+    }
+    if n >= rules.sweep.min_players {
+        for p in 0..n {
+            if (0..n).all(|q| q == p || scooped[p][q]) {
+                for q in 0..n {
+                    pts[p][q] *= rules.sweep.multiplier as i64;
+                    pts[q][p] *= rules.sweep.multiplier as i64;
+                }
+            }
+        }
+    }
+    let mut matchups = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            assert_eq!(pts[a][b], -pts[b][a]);
+            matchups.push(pts[a][b]);
+        }
+    }
+    let totals = (0..n).map(|p| pts[p].iter().sum()).collect();
+    (matchups, totals)
+}
+
+#[test]
+fn settle_agrees_with_the_reference_table() {
+    let mut rng = R::seed_from_u64(15);
+    for (name, rules) in rule_sets() {
+        for i in 0..1500 {
+            let n = 2 + i % 3;
+            let hands = deal(&mut rng, n);
+            let d: Vec<Decision> = hands
+                .iter()
+                .map(|h| random_decision(&mut rng, h, &rules))
+                .collect();
+            let out = settle(&d, &rules, None, 0).unwrap();
+            let (matchups, totals) = reference_table(&rules, &d);
+            let got: Vec<i64> = out.matchups.iter().map(|m| m.points).collect();
+            assert_eq!(got, matchups, "{name} deal {i}\n{}", out.explain());
+            assert_eq!(out.raw_totals(), totals, "{name} deal {i}");
         }
     }
 }
