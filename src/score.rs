@@ -53,6 +53,15 @@
 //! what it has paid) and by what the payee may still win (its bankroll minus its net winnings
 //! so far). So nobody ends below 0 or wins more than their own bankroll. Without the cap (or
 //! without bankrolls) every payment is made in full, in the same order.
+//!
+//! # Errors (nothing is settled unless everything is valid)
+//!
+//! Fewer than 2 or more than 4 players; a card held by two players (names both seats and the
+//! card); a dealer seat or a bankroll list that does not fit the table; a negative bankroll; a
+//! surrender the rule set does not allow; declaring a natural the rule set does not recognise;
+//! a fouled setting or false declaration under `FoulPolicy::Reject` (names the seat and the
+//! rows); a rule set that fails [`check_rules`]. The rows of a declared natural are never
+//! checked for order: a natural is not compared row by row.
 
 use crate::card::Card;
 use crate::error::{Error, Result};
