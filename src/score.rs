@@ -928,7 +928,7 @@ impl Settlement {
             if let Some(r) = &p.foul_reason {
                 let _ = write!(line, " ({r})");
             }
-            if let Some(ranks) = p.ranks {
+            if let (Some(ranks), Status::Played | Status::Fouled) = (p.ranks, p.status) {
                 let _ = write!(
                     line,
                     "; front {}, middle {}, back {}",

@@ -585,3 +585,26 @@ fn an_automatic_natural_replaces_a_fouled_layout() {
     let out = run(&[dragon, other], &Rules::pokerclub_north());
     assert_eq!(out.players[0].status, Status::Fouled);
 }
+
+#[test]
+fn explain_names_fouls_naturals_and_surrenders() {
+    let rules = Rules::pokerfever_eastern();
+    let dragon = Decision::Declare {
+        natural: NaturalKind::Dragon,
+        setting: s("2s 3d 4s", "5d 6s 7d 8s 9d", "Ts Jd Qs Kd As"),
+    };
+    let fouled = play("Ac Ah 7s", "Jc Jh 8c 5c 4c", "Kh Td 6h 3h 2h");
+    let other = play("4h 5h 7h", "9c 9h 9s 3c 3s", "Qc Qh Qd 2c 2d");
+    let out = run(&[dragon, fouled, Decision::Surrender, other], &rules);
+    let text = out.explain();
+    println!("{text}");
+    for needle in [
+        "P1: fouled",
+        "front (pair of aces, seven kicker) beats middle",
+        "natural: P0 dragon (13) v P1 fouled: +13",
+        "P2 surrendered: +3",
+        "foul penalty, flat units plus the bonuses above the row point: -4",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing in\n{text}");
+    }
+}
