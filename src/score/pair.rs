@@ -1,0 +1,135 @@
+//! Row keys and the fast pair scorer: the solver's hot path and the rows step of `settle`.
+
+use super::*;
+
+pub(super) const KEY_SHIFT: u32 = 32;
+pub(super) const CATEGORY_SHIFT: u32 = 21;
+
+/// A comparable key for one row: `rank.raw()` in bits 32..64 and, when the rule set has a suit
+/// order, a suit tie-break in the low bits. Keys of two rows of the same size compare like the
+/// rows do under the rule set; equal keys are a tie.
+///
+/// The tie-break (used only between rows of identical ranks): the cards are read in order of
+/// significance — larger rank groups first (quads, trips, pairs, singles), higher rank first
+/// within a size, the ace last in an A-2-3-4-5 straight — and, within one rank, the stronger
+/// suit first; the row whose suit sequence is stronger at the first difference wins. Two
+/// different rows with identical ranks always differ, so under a suit order rows never tie.
+///
+/// `cards` must be the row `rank` was computed from (3 or 5 distinct cards).
+pub fn row_key(rules: &Rules, cards: &[Card], rank: HandRank) -> u64 {
+    let base = (rank.raw() as u64) << KEY_SHIFT;
+    let Some(order) = rules.suit_order else {
+        return base;
+    };
+    let mut strength = [0u8; 4];
+    for (i, &s) in order.iter().enumerate() {
+        strength[(s & 3) as usize] = 3 - i as u8;
+    }
+    let mut count = [0u8; 13];
+    for c in cards {
+        count[c.rank() as usize] += 1;
+    }
+    let cat = rank.category();
+    let wheel = matches!(cat, Category::Straight | Category::StraightFlush)
+        && count[12] > 0
+        && count[0] > 0;
+    let order_rank = |r: u8| if wheel && r == 12 { 0 } else { r as u32 + 1 };
+    let mut sorted: [(u32, u32, u8); 5] = [(0, 0, 0); 5];
+    for (slot, c) in sorted.iter_mut().zip(cards) {
+        *slot = (
+            count[c.rank() as usize] as u32,
+            order_rank(c.rank()),
+            strength[c.suit() as usize],
+        );
+    }
+    let used = &mut sorted[..cards.len().min(5)];
+    used.sort_unstable_by(|x, y| y.cmp(x));
+    let mut bits = 0u64;
+    for (i, &(_, _, s)) in used.iter().enumerate() {
+        bits |= (s as u64) << (2 * (4 - i));
+    }
+    base | bits
+}
+
+/// Result of [`pair_score`], from `a`'s side.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct PairScore {
+    /// Points for `a` (negative: `a` pays), scoop included, before any sweep multiplier.
+    pub points: i64,
+    /// `a` won all three rows.
+    pub a_scoops: bool,
+    /// `b` won all three rows.
+    pub b_scoops: bool,
+}
+
+#[inline]
+pub(super) fn key_category(key: u64) -> usize {
+    (((key >> KEY_SHIFT) as u32 >> CATEGORY_SHIFT) & 0xF).min(8) as usize
+}
+
+/// Units for winning `row` with category index `win` over category index `lose`; also whether
+/// it is a bonus row and whether the bonus was doubled. In `u64` so that no table value can
+/// overflow the doubling.
+#[inline]
+pub(super) fn win_value(rules: &Rules, row: usize, win: usize, lose: usize) -> (u64, bool, bool) {
+    let b = rules.bonus[row][win] as u64;
+    let (value, bonus) = match rules.bonus_mode {
+        BonusMode::Replace => (b, b > 1),
+        BonusMode::Add => (1 + b, b > 0),
+    };
+    if rules.double_bonus && bonus && win == lose {
+        let doubled = match rules.bonus_mode {
+            BonusMode::Replace => 2 * b,
+            BonusMode::Add => 1 + 2 * b,
+        };
+        (doubled, true, true)
+    } else {
+        (value, bonus, false)
+    }
+}
+
+/// Steps 2–3 of the module docs. Returns (majority, overall, base, after_scoop) for `a`.
+#[inline]
+pub(super) fn combine(rules: &Rules, tot: [i64; 2], wins: [u32; 2]) -> (i64, i64, i64, i64) {
+    let majority = rules.majority_point as i64 * (wins[0].cmp(&wins[1]) as i64);
+    let overall = rules.overall_point as i64 * (tot[0].cmp(&tot[1]) as i64);
+    let base = tot[0] - tot[1] + majority + overall;
+    let after = match rules.scoop {
+        Scoop::Multiply(k) if wins[0] == 3 || wins[1] == 3 => base * k as i64,
+        Scoop::Add(n) if wins[0] == 3 => base + n as i64,
+        Scoop::Add(n) if wins[1] == 3 => base - n as i64,
+        _ => base,
+    };
+    (majority, overall, base, after)
+}
+
+/// Scores two legal settings against each other from their row keys (front, middle, back) made
+/// by [`row_key`]: rows, bonuses (with doubling), majority and overall points and the scoop,
+/// exactly as [`settle`] scores a `Rows` matchup, without the sweep (which needs the whole
+/// table) and without allocating.
+///
+/// Assumes both settings are legal and that no natural, foul or surrender is involved: the
+/// caller handles those (or calls [`settle`]). Assumes the rule set passed [`check_rules`]
+/// (otherwise huge values could overflow).
+#[inline]
+pub fn pair_score(rules: &Rules, a: &[u64; 3], b: &[u64; 3]) -> PairScore {
+    let mut tot = [0i64; 2];
+    let mut wins = [0u32; 2];
+    for row in 0..3 {
+        let (ka, kb) = (a[row], b[row]);
+        let (ca, cb) = (key_category(ka), key_category(kb));
+        if ka > kb {
+            tot[0] += win_value(rules, row, ca, cb).0 as i64;
+            wins[0] += 1;
+        } else if kb > ka {
+            tot[1] += win_value(rules, row, cb, ca).0 as i64;
+            wins[1] += 1;
+        }
+    }
+    let (_, _, _, points) = combine(rules, tot, wins);
+    PairScore {
+        points,
+        a_scoops: wins[0] == 3,
+        b_scoops: wins[1] == 3,
+    }
+}
