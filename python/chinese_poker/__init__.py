@@ -30,8 +30,26 @@ from .scoring import (
     find_naturals,
     settle,
 )
+from .solver import (
+    Alternative,
+    BestResponse,
+    MonteCarlo,
+    RowValues,
+    Solution,
+    TableEV,
+    solve,
+    solve_batch,
+)
 
 __all__ = [
+    "Alternative",
+    "BestResponse",
+    "MonteCarlo",
+    "RowValues",
+    "Solution",
+    "TableEV",
+    "solve",
+    "solve_batch",
     "DOUBLED_BONUS",
     "NO_BONUS",
     "STANDARD_BONUS",

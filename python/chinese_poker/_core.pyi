@@ -1,6 +1,6 @@
 """Type stubs for the private extension ``chinese_poker._core`` (checked by mypy.stubtest)."""
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, final
 
 import numpy as np
@@ -110,3 +110,89 @@ def evaluate(cards: str | Iterable[Card | str | int] | CardSet, wheel: str = "lo
 def evaluate_batch(
     codes: npt.NDArray[np.uint8] | Any, wheel: str = "low", threads: int | None = None
 ) -> npt.NDArray[np.uint32]: ...
+
+# -- solver (chinese_poker.solver wraps these) --------------------------------------------------
+
+_HandLike = str | Iterable[Card | str | int] | CardSet
+
+@final
+class TableEv:
+    """Compiled outcome tables of the table objective for one rule set and table size."""
+
+    def __new__(
+        cls,
+        rules: Rules,
+        players: int,
+        front: npt.NDArray[np.float64],
+        middle: npt.NDArray[np.float64],
+        back: npt.NDArray[np.float64],
+        scoop_rate: float,
+    ) -> TableEv: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def wheel(self) -> str: ...
+    def value(self, front: int, middle: int, back: int) -> float: ...
+
+@final
+class RowValues:
+    """Per-row values by rank class."""
+
+    def __new__(
+        cls,
+        wheel: str,
+        front: npt.NDArray[np.float64],
+        middle: npt.NDArray[np.float64],
+        back: npt.NDArray[np.float64],
+    ) -> RowValues: ...
+    @property
+    def monotone(self) -> bool: ...
+
+def rank_classes(
+    wheel: str = "low",
+) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]: ...
+def legal_settings(
+    hand: _HandLike, wheel: str = "low"
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32]]: ...
+def frontier(
+    hand: _HandLike, wheel: str = "low"
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32]]: ...
+def solve_table_ev(
+    hand: _HandLike, rules: Rules | None, table: TableEv, top_k: int = 5
+) -> dict[str, Any]: ...
+def solve_row_values(
+    hand: _HandLike, rules: Rules | None, values: RowValues, players: int = 4, top_k: int = 5
+) -> dict[str, Any]: ...
+def solve_best_response(
+    hand: _HandLike, rules: Rules | None, opponents: list[tuple[Any, ...]], top_k: int = 5
+) -> dict[str, Any]: ...
+def solve_monte_carlo(
+    hand: _HandLike,
+    rules: Rules | None,
+    table: TableEv,
+    samples: int,
+    seed: int,
+    threads: int | None = None,
+    top_k: int = 5,
+) -> dict[str, Any]: ...
+def monte_carlo_opponents(
+    hand: _HandLike, rules: Rules | None, table: TableEv, seed: int, index: int
+) -> list[tuple[Any, ...]]: ...
+def solve_batch(
+    codes: npt.NDArray[np.uint8] | Any,
+    rules: Rules | None,
+    table: TableEv,
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], npt.NDArray[np.uint8]]: ...
+def train_tables(
+    rules: Rules | None,
+    players: int,
+    seed: int = 0,
+    deals: int = 20000,
+    min_iters: int = 3,
+    max_iters: int = 12,
+    tol: float = 0.01,
+    threads: int | None = None,
+    progress: Callable[[int, float], object] | None = None,
+) -> dict[str, Any]: ...
+def tables_key(rules: Rules | None, players: int) -> str: ...

@@ -6,6 +6,7 @@ mod errors;
 mod eval;
 mod rules;
 mod score;
+mod solve;
 
 use pyo3::prelude::*;
 
@@ -19,6 +20,12 @@ mod _core {
     use super::rules::PyRules;
     #[pymodule_export]
     use super::score::{find_naturals, settle};
+    #[pymodule_export]
+    use super::solve::{
+        frontier, legal_settings, monte_carlo_opponents, rank_classes, solve_batch,
+        solve_best_response, solve_monte_carlo, solve_row_values, solve_table_ev, tables_key,
+        train_tables, PyRowValues, PyTableEv,
+    };
 
     #[pymodule_init]
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {

@@ -151,26 +151,29 @@ impl Scratch {
         }
         let one = |i: usize| {
             let (r, s) = ((hand[i] >> 2) as u32, (hand[i] & 3) as u32);
-            Counts(1u64 << (3 * r) | 1u64 << (SUITS_SHIFT + 4 * s))
+            Counts(
+                1u64 << (3 * r) | 1u64 << (SUITS_SHIFT + 4 * s),
+                1u64 << (16 * s + r),
+            )
         };
         let (g0, g1, g2) = &mut self.groups;
         for i in 1..16usize {
             let low = i.trailing_zeros() as usize;
-            g0[i] = Counts(g0[i & (i - 1)].0 + one(low).0);
-            g1[i] = Counts(g1[i & (i - 1)].0 + one(4 + low).0);
+            g0[i] = g0[i & (i - 1)].plus(one(low));
+            g1[i] = g1[i & (i - 1)].plus(one(4 + low));
         }
         for i in 1..32usize {
             let low = i.trailing_zeros() as usize;
-            g2[i] = Counts(g2[i & (i - 1)].0 + one(8 + low).0);
+            g2[i] = g2[i & (i - 1)].plus(one(8 + low));
         }
     }
 
     #[inline]
     fn counts(&self, set: u16) -> Counts {
         let (g0, g1, g2) = &self.groups;
-        Counts(
-            g0[(set & 15) as usize].0 + g1[(set >> 4 & 15) as usize].0 + g2[(set >> 8) as usize].0,
-        )
+        g0[(set & 15) as usize]
+            .plus(g1[(set >> 4 & 15) as usize])
+            .plus(g2[(set >> 8) as usize])
     }
 
     /// LSD radix sort of the backs by rank into `sorted`, weakest first (three 8-bit passes
@@ -250,6 +253,8 @@ impl Scratch {
         let st = statics();
         let best_front_all = front_class(best_front(self.counts(ALL13)));
         let mut group_rank = u32::MAX;
+        let mut group_skip = false;
+        let mut floor_rb = 0;
         for bi in (0..self.sorted.len()).rev() {
             let key = self.sorted[bi];
             let back = (key & 0x1fff) as u16;
@@ -262,29 +267,41 @@ impl Scratch {
                 if self.best_middle[best_front_all] >= rb {
                     break;
                 }
+                // Every split of a back of this rank has middle ≤ rb and front ≤ floor(rb);
+                // best_middle is non-increasing and only changes between groups, so this one
+                // look settles the whole group when it is covered.
+                floor_rb = floor_front_class(rb);
+                group_skip = self.best_middle[floor_rb] >= rb;
+            }
+            if group_skip {
+                continue;
             }
             let rest = ALL13 ^ back;
             let counts = self.counts(rest);
-            // Every split of this back has middle ≤ mb and front ≤ min(fb, mb); best_middle
-            // is non-increasing, so one look at that front class covers all of them.
+            // With this back's own cards: middle ≤ mb, front ≤ min(fb, mb).
             let fb = front_class(best_front(counts));
-            if self.best_middle[fb.min(floor_front_class(rb))] >= rb {
+            if self.best_middle[fb.min(floor_rb)] >= rb {
                 continue;
             }
-            let mb = rb.min(best_five_bound(counts, wheel));
+            let mb = rb.min(best_five(counts, wheel));
             if self.best_middle[fb.min(floor_front_class(mb))] >= mb {
                 continue;
             }
             let (lo, hi) = expand_tables(rest);
+            // Fronts first: a front whose class is already covered up to mb cannot lead
+            // anywhere, and that is decided before the middle is even looked up.
             for &p in &st.pat56 {
-                let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-                let rm = self.rank[middle as usize];
-                if rm > rb {
+                let p = !p;
+                let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+                let fc = self.class[front as usize];
+                let covered = self.best_middle[fc as usize];
+                if covered >= mb {
                     continue;
                 }
-                let front = rest ^ middle;
+                let middle = rest ^ front;
+                let rm = self.rank[middle as usize];
                 let rf = self.rank[front as usize];
-                if rf > rm || self.best_middle[self.class[front as usize] as usize] >= rm {
+                if rm > rb || rf > rm || covered >= rm {
                     continue;
                 }
                 self.group.push(Split {
@@ -292,11 +309,7 @@ impl Scratch {
                     middle,
                     back,
                     ranks: [rf, rm, rb],
-                    classes: [
-                        self.class[front as usize],
-                        self.class[middle as usize],
-                        self.class[back as usize],
-                    ],
+                    classes: [fc, self.class[middle as usize], self.class[back as usize]],
                 });
             }
         }
@@ -351,14 +364,19 @@ fn expand_tables(rest: u16) -> ([u16; 16], [u16; 16]) {
 
 /// Packed counts of a set of positions: 3 bits per card rank (at bit 3r) and 4 bits per suit
 /// (at bit 48 + 4s). Counts of disjoint sets add without carries (≤ 4 per rank, ≤ 13 per suit),
-/// so a set's counts are the sum of three per-hand table entries.
+/// so a set's counts are the sum of three per-hand table entries. The second word holds each suit's 13-bit rank mask at bit 16s (sums of disjoint sets are
+/// ORs).
 #[derive(Copy, Clone, Default)]
-struct Counts(u64);
+struct Counts(u64, u64);
 
 const FIELD_LOW: u64 = 0o1_111_111_111_111; // bit 3r for r in 0..13
 const SUITS_SHIFT: u32 = 48;
 
 impl Counts {
+    #[inline]
+    fn plus(self, o: Counts) -> Counts {
+        Counts(self.0 + o.0, self.1 | o.1)
+    }
     /// Multiplicity masks (bit 3r set when rank r occurs at least k+1 times).
     #[inline]
     fn multiplicities(self) -> [u64; 4] {
@@ -367,11 +385,6 @@ impl Counts {
         let b1 = (x >> 1) & FIELD_LOW;
         let b2 = (x >> 2) & FIELD_LOW;
         [b0 | b1 | b2, b1 | b2, (b0 & b1) | b2, b2]
-    }
-    #[inline]
-    fn has_flush(self) -> bool {
-        // a suit count ≥ 5 overflows into its field's top bit when 3 is added
-        ((self.0 >> SUITS_SHIFT) + 0x3333) & 0x8888 != 0
     }
 }
 
@@ -406,42 +419,68 @@ fn best_front(c: Counts) -> u32 {
     (a + 2) << 17 | (b + 2) << 13 | (c + 2) << 9 | 1
 }
 
-/// An upper bound on the best 5-card rank among the subsets of a set of 8 positions: exact for
-/// every category below a straight, the category's ceiling for a straight flush, quads, full
-/// house or flush, and the best run's top card for a straight.
+/// Top card value (`HandRank` encoding) of the best straight in a 13-bit rank mask, if any.
 #[inline]
-fn best_five_bound(c: Counts, wheel: Wheel) -> u32 {
+fn straight_top(ranks: u16, wheel: Wheel) -> Option<u32> {
+    const WHEEL13: u16 = 1 << 12 | 0b1111;
+    let runs = ranks & (ranks >> 1) & (ranks >> 2) & (ranks >> 3) & (ranks >> 4);
+    let mut t = None;
+    if runs != 0 {
+        let low = 15 - runs.leading_zeros();
+        t = Some(if low + 4 == 12 { 15 } else { low + 6 });
+    }
+    if ranks & WHEEL13 == WHEEL13 {
+        let w = match wheel {
+            Wheel::Low => 5,
+            Wheel::Second => 14,
+        };
+        t = Some(t.map_or(w, |x: u32| x.max(w)));
+    }
+    t
+}
+
+/// 13-bit rank mask of a 3-bit-spaced multiplicity mask.
+#[inline]
+fn compact(m: u64) -> u16 {
+    let mut out = 0u16;
+    let mut bits = m;
+    while bits != 0 {
+        out |= 1 << (bits.trailing_zeros() / 3);
+        bits &= bits - 1;
+    }
+    out
+}
+
+/// The best 5-card rank (exact raw) among the subsets of a set of at least 5 positions.
+#[inline]
+fn best_five(c: Counts, wheel: Wheel) -> u32 {
     let [c1, c2, c3, c4] = c.multiplicities();
-    let cat_max = |cat: u32| (cat << CAT) | ((1 << CAT) - 1);
-    let flush = c.has_flush();
-    const WHEEL_BITS: u64 = 1 << 36 | 1 << 9 | 1 << 6 | 1 << 3 | 1;
-    let runs = c1 & (c1 >> 3) & (c1 >> 6) & (c1 >> 9) & (c1 >> 12);
-    let has_wheel = c1 & WHEEL_BITS == WHEEL_BITS;
-    let straight = runs != 0 || has_wheel;
-    if flush && straight {
-        return cat_max(8);
+    let flush_suit = (0..4).find(|s| (c.0 >> (SUITS_SHIFT + 4 * s)) & 15 >= 5);
+    let suit_ranks = |s: u32| ((c.1 >> (16 * s)) & 0x1fff) as u16;
+    if let Some(s) = flush_suit {
+        if let Some(t) = straight_top(suit_ranks(s), wheel) {
+            return 8 << CAT | t << 17;
+        }
     }
     if c4 != 0 {
-        return cat_max(7);
+        let t = top(c4);
+        return 7 << CAT | (t + 2) << 17 | (top(without(c1, t)) + 2) << 13;
     }
     if c3 != 0 && without(c2, top(c3)) != 0 {
-        return cat_max(6);
+        let t = top(c3);
+        return 6 << CAT | (t + 2) << 17 | (top(without(c2, t)) + 2) << 13;
     }
-    if flush {
-        return cat_max(5);
+    if let Some(s) = flush_suit {
+        let mut m = suit_ranks(s);
+        let mut v = 5 << CAT;
+        for k in 0..5 {
+            let t = 15 - m.leading_zeros();
+            v |= (t + 2) << (17 - 4 * k);
+            m &= !(1 << t);
+        }
+        return v;
     }
-    if straight {
-        let mut t = 0;
-        if runs != 0 {
-            let low = top(runs);
-            t = if low + 4 == 12 { 15 } else { low + 6 };
-        }
-        if has_wheel {
-            t = t.max(match wheel {
-                Wheel::Low => 5,
-                Wheel::Second => 14,
-            });
-        }
+    if let Some(t) = straight_top(compact(c1), wheel) {
         return 4 << CAT | t << 17;
     }
     // `n` highest ranks of `m` as nibbles from bit 13 down
@@ -507,12 +546,8 @@ mod tests {
                     .max()
                     .unwrap();
                 assert_eq!(best_front(s.counts(set)), exact3);
-                let b = best_five_bound(s.counts(set), wheel);
-                assert!(b >= exact5, "{hand:?} {set:b}: {b} < {exact5}");
-                let exact_cat = |r: u32| r >> CAT;
-                if exact_cat(exact5) < 4 {
-                    assert_eq!(b, exact5, "{hand:?} {set:b}");
-                }
+                let b = best_five(s.counts(set), wheel);
+                assert_eq!(b, exact5, "{hand:?} {set:b}");
             }
         }
     }

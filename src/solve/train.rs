@@ -42,7 +42,7 @@ impl Default for TrainConfig {
             seed: 0,
             deals: 20_000,
             min_iters: 3,
-            max_iters: 8,
+            max_iters: 12,
             tol: 0.01,
             blend: 0.5,
         }
@@ -176,7 +176,12 @@ fn smooth(counts: &[u64], radius: usize) -> Vec<f64> {
     for (i, o) in out.iter_mut().enumerate() {
         let (mut acc, mut wsum) = (0.0, 0.0);
         let lo = i.saturating_sub(radius);
-        for (j, &c) in counts.iter().enumerate().take((i + radius + 1).min(n)).skip(lo) {
+        for (j, &c) in counts
+            .iter()
+            .enumerate()
+            .take((i + radius + 1).min(n))
+            .skip(lo)
+        {
             let w = (radius + 1 - i.abs_diff(j)) as f64;
             acc += w * c as f64;
             wsum += w;
