@@ -21,6 +21,9 @@ use std::sync::OnceLock;
 
 pub const ALL13: u16 = (1 << 13) - 1;
 
+/// Longest prefix of live fronts scanned directly instead of the 56 splits of the rest.
+const SCAN_LIMIT: usize = 120;
+
 /// One setting as masks over the hand's 13 positions, with its row ranks (`raw()` values).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Split {
@@ -85,16 +88,21 @@ fn statics() -> &'static Static {
 
 /// Reusable per-thread buffers: solving a hand allocates nothing once these have grown.
 pub struct Scratch {
-    rank: Vec<u32>,
+    rank: Box<[u32; 1 << 13]>,
     /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
     backs: Vec<u64>,
     sorted: Vec<u64>,
+    /// (start, end, strongest rank) of each non-empty bucket of `sorted`, weakest first.
+    buckets: Vec<(usize, usize, u32)>,
+    /// Masks of the 286 fronts, strongest class first.
+    fronts: Vec<u16>,
     /// Class (`Classes` index) of each 3- and 5-position mask.
-    class: Vec<u16>,
+    class: Box<[u16; 1 << 13]>,
     /// `best_middle[c]`: the strongest middle among kept settings whose front class is ≥ c (a
     /// non-increasing step function; 0 = none). A (middle, front class) pair is covered by an
     /// earlier setting exactly when `best_middle[front class] >= middle`.
-    best_middle: [u32; FRONT_CLASSES],
+    /// (sized to a power of two so that masked indices need no bounds checks)
+    best_middle: [u32; 512],
     group: Vec<Split>,
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
@@ -104,11 +112,13 @@ pub struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
-            rank: vec![0; 1 << 13],
+            rank: Box::new([0; 1 << 13]),
             backs: Vec::with_capacity(1287),
             sorted: Vec::with_capacity(1287),
-            class: vec![0; 1 << 13],
-            best_middle: [0; FRONT_CLASSES],
+            fronts: Vec::with_capacity(286),
+            buckets: Vec::with_capacity(256),
+            class: Box::new([0; 1 << 13]),
+            best_middle: [0; 512],
             group: Vec::with_capacity(256),
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
@@ -149,6 +159,23 @@ impl Scratch {
             self.rank[m as usize] = r;
             self.class[m as usize] = front_class(r) as u16;
         }
+        // the 286 fronts, strongest class first (counting sort over the 455 classes)
+        let mut count = [0u16; 512];
+        for &m in &st.three {
+            count[self.class[m as usize] as usize] += 1;
+        }
+        let mut at = 0u16;
+        for c in (0..512).rev() {
+            let n = count[c];
+            count[c] = at;
+            at += n;
+        }
+        self.fronts.resize(st.three.len(), 0);
+        for &m in &st.three {
+            let c = self.class[m as usize] as usize;
+            self.fronts[count[c] as usize] = m;
+            count[c] += 1;
+        }
         let one = |i: usize| {
             let (r, s) = ((hand[i] >> 2) as u32, (hand[i] & 3) as u32);
             Counts(
@@ -176,31 +203,33 @@ impl Scratch {
             .plus(g2[(set >> 8) as usize])
     }
 
-    /// LSD radix sort of the backs by rank into `sorted`, weakest first (three 8-bit passes
-    /// over bits 1..25 of the rank; bit 0 is 0 for 5-card rows).
-    fn sort_backs(&mut self) {
-        self.sorted.resize(self.backs.len(), 0);
-        let mut src = std::mem::take(&mut self.backs);
-        let mut dst = std::mem::take(&mut self.sorted);
-        for pass in 0..3 {
-            let shift = 13 + 1 + 8 * pass;
-            let mut count = [0u16; 257];
-            for &k in &src {
-                count[((k >> shift) & 255) as usize + 1] += 1;
-            }
-            for b in 1..257 {
-                count[b] += count[b - 1];
-            }
-            for &k in &src {
-                let b = ((k >> shift) & 255) as usize;
-                dst[count[b] as usize] = k;
-                count[b] += 1;
-            }
-            std::mem::swap(&mut src, &mut dst);
+    /// Counting sort of the backs into `sorted` by bucket (`rank >> 17`: category and top
+    /// value), weakest bucket first, with each non-empty bucket's range and strongest rank in
+    /// `buckets`. Buckets are sorted inside only when the search reaches them.
+    fn bucket_backs(&mut self) {
+        let mut count = [0u16; 256];
+        let mut max = [0u32; 256];
+        for &k in &self.backs {
+            let b = (k >> 30) as usize & 255;
+            count[b] += 1;
+            max[b] = max[b].max((k >> 13) as u32);
         }
-        // after an odd number of passes the result is in `src`
-        self.sorted = src;
-        self.backs = dst;
+        self.buckets.clear();
+        let mut at = 0u16;
+        for b in 0..256 {
+            let n = count[b];
+            if n > 0 {
+                self.buckets.push((at as usize, (at + n) as usize, max[b]));
+            }
+            count[b] = at;
+            at += n;
+        }
+        self.sorted.resize(self.backs.len(), 0);
+        for &k in &self.backs {
+            let b = (k >> 30) as usize & 255;
+            self.sorted[count[b] as usize] = k;
+            count[b] += 1;
+        }
     }
 
     /// Rank of a 3- or 5-position mask of the last loaded hand.
@@ -246,7 +275,7 @@ impl Scratch {
     pub fn frontier(&mut self, hand: &[u8; 13], wheel: Wheel) {
         let ev = Evaluator::new(wheel);
         self.load(hand, &ev, wheel);
-        self.sort_backs();
+        self.bucket_backs();
         self.best_middle.fill(0);
         self.group.clear();
         self.frontier.clear();
@@ -255,65 +284,102 @@ impl Scratch {
         let mut group_rank = u32::MAX;
         let mut group_skip = false;
         let mut floor_rb = 0;
-        for bi in (0..self.sorted.len()).rev() {
-            let key = self.sorted[bi];
-            let back = (key & 0x1fff) as u16;
-            let rb = (key >> 13) as u32;
-            if rb != group_rank {
-                self.flush_group();
-                group_rank = rb;
-                // Nothing weaker can beat a kept setting that already has a middle as strong as
-                // this back and the hand's best possible front.
-                if self.best_middle[best_front_all] >= rb {
-                    break;
+        'buckets: for k in (0..self.buckets.len()).rev() {
+            let (start, end, top_rank) = self.buckets[k];
+            // Nothing weaker can beat a kept setting that already has a middle as strong as
+            // this back and the hand's best possible front.
+            if self.best_middle[best_front_all] >= top_rank {
+                break;
+            }
+            // A whole bucket is covered when its strongest back is (see the group test below):
+            // such buckets are never sorted.
+            if self.best_middle[floor_front_class(top_rank)] >= top_rank {
+                continue;
+            }
+            self.sorted[start..end].sort_unstable_by(|a, b| b.cmp(a));
+            for bi in start..end {
+                let key = self.sorted[bi];
+                let back = (key & 0x1fff) as u16;
+                let rb = (key >> 13) as u32;
+                if rb != group_rank {
+                    self.flush_group();
+                    group_rank = rb;
+                    if self.best_middle[best_front_all] >= rb {
+                        break 'buckets;
+                    }
+                    // Every split of a back of this rank has middle ≤ rb and front ≤ floor(rb);
+                    // best_middle is non-increasing and only changes between groups, so this
+                    // one look settles the whole group when it is covered.
+                    floor_rb = floor_front_class(rb);
+                    group_skip = self.best_middle[floor_rb] >= rb;
                 }
-                // Every split of a back of this rank has middle ≤ rb and front ≤ floor(rb);
-                // best_middle is non-increasing and only changes between groups, so this one
-                // look settles the whole group when it is covered.
-                floor_rb = floor_front_class(rb);
-                group_skip = self.best_middle[floor_rb] >= rb;
-            }
-            if group_skip {
-                continue;
-            }
-            let rest = ALL13 ^ back;
-            let counts = self.counts(rest);
-            // With this back's own cards: middle ≤ mb, front ≤ min(fb, mb).
-            let fb = front_class(best_front(counts));
-            if self.best_middle[fb.min(floor_rb)] >= rb {
-                continue;
-            }
-            let mb = rb.min(best_five(counts, wheel));
-            if self.best_middle[fb.min(floor_front_class(mb))] >= mb {
-                continue;
-            }
-            let (lo, hi) = expand_tables(rest);
-            // Fronts first: a front whose class is already covered up to mb cannot lead
-            // anywhere, and that is decided before the middle is even looked up.
-            for &p in &st.pat56 {
-                let p = !p;
-                let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-                let fc = self.class[front as usize];
-                let covered = self.best_middle[fc as usize];
-                if covered >= mb {
+                if group_skip {
                     continue;
                 }
-                let middle = rest ^ front;
-                let rm = self.rank[middle as usize];
-                let rf = self.rank[front as usize];
-                if rm > rb || rf > rm || covered >= rm {
+                let rest = ALL13 ^ back;
+                let counts = self.counts(rest);
+                // With this back's own cards: middle ≤ mb, front ≤ min(fb, mb).
+                let fb = front_class(best_front(counts));
+                if self.best_middle[fb.min(floor_rb)] >= rb {
                     continue;
                 }
-                self.group.push(Split {
-                    front,
-                    middle,
-                    back,
-                    ranks: [rf, rm, rb],
-                    classes: [fc, self.class[middle as usize], self.class[back as usize]],
+                let mb = rb.min(best_five(counts, wheel));
+                if self.best_middle[fb.min(floor_front_class(mb))] >= mb {
+                    continue;
+                }
+                // Only fronts of a class not yet covered up to mb can lead anywhere. They form a
+                // prefix of the fronts sorted by class (best_middle is non-increasing in class):
+                // when it is short, scan it for fronts inside this back's rest; otherwise go
+                // through the rest's 56 splits.
+                let live = self.fronts.partition_point(|&f| {
+                    self.best_middle[(self.class[f as usize] & 511) as usize] < mb
                 });
+                if live <= SCAN_LIMIT {
+                    for i in 0..live {
+                        let front = self.fronts[i];
+                        if front & back != 0 {
+                            continue;
+                        }
+                        self.try_split(front, rest ^ front, back, rb);
+                    }
+                } else {
+                    let (lo, hi) = expand_tables(rest);
+                    for &p in &st.pat56 {
+                        let p = !p;
+                        let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+                        let fc = self.class[(front & ALL13) as usize];
+                        if self.best_middle[(fc & 511) as usize] >= mb {
+                            continue;
+                        }
+                        self.try_split(front, rest ^ front, back, rb);
+                    }
+                }
             }
         }
         self.flush_group();
+    }
+
+    /// Keeps a split as a candidate of the current back group if it is legal and not covered.
+    #[inline]
+    fn try_split(&mut self, front: u16, middle: u16, back: u16, rb: u32) {
+        let fc = self.class[(front & ALL13) as usize];
+        let covered = self.best_middle[(fc & 511) as usize];
+        let rm = self.rank[(middle & ALL13) as usize];
+        let rf = self.rank[(front & ALL13) as usize];
+        if rm > rb || rf > rm || covered >= rm {
+            return;
+        }
+        self.group.push(Split {
+            front,
+            middle,
+            back,
+            ranks: [rf, rm, rb],
+            classes: [
+                fc,
+                self.class[(middle & ALL13) as usize],
+                self.class[(back & ALL13) as usize],
+            ],
+        });
     }
 
     /// Settles the candidates of one back rank: strongest (middle, front) first, so a later
