@@ -128,6 +128,25 @@ impl FiveClasses {
         })
     }
 
+    /// (raw rank, class) of a 5-card row from its rank-weight sum (`card_weight` of the cards),
+    /// or, for a flush, its 13-bit rank mask.
+    #[inline]
+    pub fn eval_parts(&self, weight_sum: u32, flush: bool, rank_mask: u16) -> (u32, u16) {
+        let t = self.t;
+        if flush {
+            let m = (rank_mask & 0x1fff) as usize;
+            return (t.flush5[self.w][m], self.flush[m]);
+        }
+        let id = t.key5[weight_sum as usize] as usize;
+        (t.multiset5[self.w][id], self.multiset[id])
+    }
+
+    /// Rank weight of a card code (the evaluator's multiset key part).
+    #[inline]
+    pub fn weight(&self, code: u8) -> u32 {
+        self.t.card_weight[code as usize]
+    }
+
     /// (raw rank, class) of 5 distinct codes; the same lookups as `Evaluator::eval5`.
     #[inline]
     pub fn eval5(&self, c: [u8; 5]) -> (u32, u16) {

@@ -132,18 +132,46 @@ impl Scratch {
         let st = statics();
         let fc = FiveClasses::get(wheel);
         self.backs.clear();
-        for &m in &st.five {
-            let mut c = [0u8; 5];
-            let mut k = 0;
-            let mut bits = m;
-            while bits != 0 {
-                c[k] = hand[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-                k += 1;
+        // Per-hand subset tables over positions 0..4, 4..8 and 8..13: rank-weight sums and
+        // rank masks add up (the positions are disjoint), so each of the 1,287 rows costs a few
+        // loads instead of gathering its five cards.
+        let mut wsum = ([0u32; 16], [0u32; 16], [0u32; 32]);
+        let mut rmask = ([0u16; 16], [0u16; 16], [0u16; 32]);
+        for i in 1..32usize {
+            let low = i.trailing_zeros() as usize;
+            let prev = i & (i - 1);
+            if i < 16 {
+                wsum.0[i] = wsum.0[prev] + fc.weight(hand[low]);
+                rmask.0[i] = rmask.0[prev] | 1 << (hand[low] >> 2);
+                wsum.1[i] = wsum.1[prev] + fc.weight(hand[4 + low]);
+                rmask.1[i] = rmask.1[prev] | 1 << (hand[4 + low] >> 2);
             }
-            let (r, class) = fc.eval5(c);
-            self.rank[m as usize] = r;
-            self.class[m as usize] = class;
+            wsum.2[i] = wsum.2[prev] + fc.weight(hand[8 + low]);
+            rmask.2[i] = rmask.2[prev] | 1 << (hand[8 + low] >> 2);
+        }
+        // positions holding each position's suit
+        let mut same_suit = [0u16; 13];
+        for (i, slot) in same_suit.iter_mut().enumerate() {
+            for (j, &c) in hand.iter().enumerate() {
+                if c & 3 == hand[i] & 3 {
+                    *slot |= 1 << j;
+                }
+            }
+        }
+        for &m in &st.five {
+            let (a, b, c) = (
+                (m & 15) as usize,
+                (m >> 4 & 15) as usize,
+                (m >> 8 & 31) as usize,
+            );
+            let flush = m & !same_suit[m.trailing_zeros() as usize % 13] == 0;
+            let (r, class) = fc.eval_parts(
+                wsum.0[a] + wsum.1[b] + wsum.2[c],
+                flush,
+                rmask.0[a] | rmask.1[b] | rmask.2[c],
+            );
+            self.rank[(m & ALL13) as usize] = r;
+            self.class[(m & ALL13) as usize] = class;
             self.backs.push((r as u64) << 13 | m as u64);
         }
         for &m in &st.three {
@@ -334,25 +362,32 @@ impl Scratch {
                 let live = self.fronts.partition_point(|&f| {
                     self.best_middle[(self.class[f as usize] & 511) as usize] < mb
                 });
+                // Branch-free filtering into a small buffer: the tests are data-dependent and
+                // mostly fail, which a branch would mispredict.
+                let mut hits = [0u16; 64];
+                let mut n = 0usize;
+                let mut keep = |front: u16, ok: bool, s: &Self| {
+                    let middle = rest ^ front;
+                    let fc = s.class[(front & ALL13) as usize];
+                    let covered = s.best_middle[(fc & 511) as usize];
+                    let rm = s.rank[(middle & ALL13) as usize];
+                    let rf = s.rank[(front & ALL13) as usize];
+                    hits[n & 63] = front;
+                    n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as usize;
+                };
                 if live <= SCAN_LIMIT {
-                    for i in 0..live {
-                        let front = self.fronts[i];
-                        if front & back != 0 {
-                            continue;
-                        }
-                        self.try_split(front, rest ^ front, back, rb);
+                    for &front in &self.fronts[..live] {
+                        keep(front, front & back == 0, self);
                     }
                 } else {
                     let (lo, hi) = expand_tables(rest);
                     for &p in &st.pat56 {
                         let p = !p;
-                        let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-                        let fc = self.class[(front & ALL13) as usize];
-                        if self.best_middle[(fc & 511) as usize] >= mb {
-                            continue;
-                        }
-                        self.try_split(front, rest ^ front, back, rb);
+                        keep(lo[(p & 15) as usize] | hi[(p >> 4) as usize], true, self);
                     }
+                }
+                for &front in &hits[..n.min(64)] {
+                    self.try_split(front, rest ^ front, back, rb);
                 }
             }
         }
