@@ -15,7 +15,7 @@
 //! capped by the back itself and by the best five of the other eight cards, the front by the best
 //! three of them — is already covered is skipped without looking at its 56 splits.
 
-use super::classes::{floor_front_class, front_class, FiveClasses, FRONT_CLASSES};
+use super::classes::{floor_front_class, front_class, FiveClasses};
 use crate::eval::{Evaluator, Wheel};
 use std::sync::OnceLock;
 
