@@ -15,7 +15,7 @@
 //! capped by the back itself and by the best five of the other eight cards, the front by the best
 //! three of them — is already covered is skipped without looking at its 56 splits.
 
-use super::classes::{floor_front_class, front_class, FiveClasses};
+use super::classes::{floor_front_class, front_class, FiveClasses, FRONT_CLASSES};
 use crate::eval::{Evaluator, Wheel};
 use std::sync::OnceLock;
 
@@ -96,6 +96,8 @@ pub struct Scratch {
     buckets: Vec<(usize, usize, u32)>,
     /// Masks of the 286 fronts, strongest class first.
     fronts: Vec<u16>,
+    /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
+    fronts_from: [u16; 512],
     /// Class (`Classes` index) of each 3- and 5-position mask.
     class: Box<[u16; 1 << 13]>,
     /// `best_middle[c]`: the strongest middle among kept settings whose front class is ≥ c (a
@@ -116,6 +118,7 @@ impl Default for Scratch {
             backs: Vec::with_capacity(1287),
             sorted: Vec::with_capacity(1287),
             fronts: Vec::with_capacity(286),
+            fronts_from: [0; 512],
             buckets: Vec::with_capacity(256),
             class: Box::new([0; 1 << 13]),
             best_middle: [0; 512],
@@ -197,6 +200,7 @@ impl Scratch {
             let n = count[c];
             count[c] = at;
             at += n;
+            self.fronts_from[c] = at;
         }
         self.fronts.resize(st.three.len(), 0);
         for &m in &st.three {
@@ -359,9 +363,8 @@ impl Scratch {
                 // prefix of the fronts sorted by class (best_middle is non-increasing in class):
                 // when it is short, scan it for fronts inside this back's rest; otherwise go
                 // through the rest's 56 splits.
-                let live = self.fronts.partition_point(|&f| {
-                    self.best_middle[(self.class[f as usize] & 511) as usize] < mb
-                });
+                let first_live = self.best_middle[..FRONT_CLASSES].partition_point(|&m| m >= mb);
+                let live = self.fronts_from[first_live & 511] as usize;
                 // Branch-free filtering into a small buffer: the tests are data-dependent and
                 // mostly fail, which a branch would mispredict.
                 let mut hits = [0u16; 64];
