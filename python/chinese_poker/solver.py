@@ -174,9 +174,17 @@ Objective: TypeAlias = TableEV | RowValues | BestResponse | MonteCarlo
 # -- results ---------------------------------------------------------------------------------
 
 
+_CARDS = tuple(_core.Card(c) for c in range(52))
+
+
 def _setting(codes: Sequence[int]) -> Setting:
-    cs = list(codes)
-    return Setting(cs[:3], cs[3:8], cs[8:])
+    # Codes from the core are valid and distinct: skip Setting's parsing and checks.
+    cards = [_CARDS[c] for c in codes]
+    s: Setting = object.__new__(Setting)
+    object.__setattr__(s, "front", tuple(cards[:3]))
+    object.__setattr__(s, "middle", tuple(cards[3:8]))
+    object.__setattr__(s, "back", tuple(cards[8:]))
+    return s
 
 
 def _ranks(raws: Sequence[int]) -> tuple[HandRank, HandRank, HandRank]:
