@@ -21,6 +21,10 @@ use std::sync::OnceLock;
 
 pub const ALL13: u16 = (1 << 13) - 1;
 
+/// Front classes run high cards (286), pairs (156), trips (13), weakest first.
+const FIRST_PAIR_CLASS: usize = 286;
+const FIRST_TRIPS_CLASS: usize = 442;
+
 /// Longest prefix of live fronts scanned directly instead of the 56 splits of the rest.
 const SCAN_LIMIT: usize = 120;
 
@@ -355,7 +359,8 @@ impl Scratch {
                 if self.best_middle[fb.min(floor_rb)] >= rb {
                     continue;
                 }
-                let mb = rb.min(best_five(counts, wheel));
+                let b5 = best_five(counts, wheel);
+                let mb = rb.min(b5);
                 if self.best_middle[fb.min(floor_front_class(mb))] >= mb {
                     continue;
                 }
@@ -364,6 +369,16 @@ impl Scratch {
                 // when it is short, scan it for fronts inside this back's rest; otherwise go
                 // through the rest's 56 splits.
                 let first_live = self.best_middle[..FRONT_CLASSES].partition_point(|&m| m >= mb);
+                // When every live front needs a pair (or trips) and the rest holds only that one
+                // group and no straight or flush, the middle left over is weaker than the front:
+                // every such split fouls.
+                let [_, c2, c3, _] = counts.multiplicities();
+                let b5_cat = b5 >> CAT;
+                if first_live >= FIRST_PAIR_CLASS && c3 == 0 && c2.count_ones() <= 1 && b5_cat <= 1
+                    || first_live >= FIRST_TRIPS_CLASS && c3.count_ones() <= 1 && b5_cat <= 3
+                {
+                    continue;
+                }
                 let live = self.fronts_from[first_live & 511] as usize;
                 // Branch-free filtering into a small buffer: the tests are data-dependent and
                 // mostly fail, which a branch would mispredict.
@@ -654,5 +669,20 @@ mod tests {
                 assert_eq!(b, exact5, "{hand:?} {set:b}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod class_layout {
+    use super::*;
+    use crate::solve::Classes;
+
+    #[test]
+    fn front_class_boundaries() {
+        let f = &Classes::get(Wheel::Low).front;
+        assert_eq!(f[FIRST_PAIR_CLASS - 1] >> CAT, 0);
+        assert_eq!(f[FIRST_PAIR_CLASS] >> CAT, 1);
+        assert_eq!(f[FIRST_TRIPS_CLASS - 1] >> CAT, 1);
+        assert_eq!(f[FIRST_TRIPS_CLASS] >> CAT, 3);
     }
 }
