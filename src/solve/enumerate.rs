@@ -15,7 +15,7 @@
 //! capped by the back itself and by the best five of the other eight cards, the front by the best
 //! three of them — is already covered is skipped without looking at its 56 splits.
 
-use super::classes::{floor_front_class, front_class, FiveClasses, FRONT_CLASSES};
+use super::classes::{floor_front_class, front_class, Classes, FiveClasses, FRONT_CLASSES};
 use crate::eval::{Evaluator, Wheel};
 use std::sync::OnceLock;
 
@@ -24,6 +24,12 @@ pub const ALL13: u16 = (1 << 13) - 1;
 /// Front classes run high cards (286), pairs (156), trips (13), weakest first.
 const FIRST_PAIR_CLASS: usize = 286;
 const FIRST_TRIPS_CLASS: usize = 442;
+
+/// The leading rank value (2..=14) of a front class: the pair's or trips' rank, or the top card.
+#[inline]
+fn front_value(class: usize) -> u32 {
+    Classes::get(Wheel::Low).front[class.min(FRONT_CLASSES - 1)] >> 17 & 15
+}
 
 /// Longest prefix of live fronts scanned directly instead of the 56 splits of the rest.
 const SCAN_LIMIT: usize = 120;
@@ -369,14 +375,23 @@ impl Scratch {
                 // when it is short, scan it for fronts inside this back's rest; otherwise go
                 // through the rest's 56 splits.
                 let first_live = self.best_middle[..FRONT_CLASSES].partition_point(|&m| m >= mb);
-                // When every live front needs a pair (or trips) and the rest holds only that one
-                // group and no straight or flush, the middle left over is weaker than the front:
-                // every such split fouls.
+                // When every live front needs a pair (or trips) and the rest cannot leave the
+                // middle a group at least as strong, every such split fouls:
+                // - pair fronts, no trips, straight or flush in the rest: the middle needs two
+                //   other pairs, or one pair above the front's; with two pairs in all that means
+                //   the front takes the lower one, which must then be live;
+                // - trips fronts: the middle needs another trips (or better) besides the front's.
                 let [_, c2, c3, _] = counts.multiplicities();
                 let b5_cat = b5 >> CAT;
-                if first_live >= FIRST_PAIR_CLASS && c3 == 0 && c2.count_ones() <= 1 && b5_cat <= 1
-                    || first_live >= FIRST_TRIPS_CLASS && c3.count_ones() <= 1 && b5_cat <= 3
-                {
+                let pairs = c2.count_ones();
+                let lowest_pair = c2.trailing_zeros() / 3 + 2;
+                let pair_fouls = first_live >= FIRST_PAIR_CLASS
+                    && c3 == 0
+                    && b5_cat <= 2
+                    && (pairs <= 1 || pairs == 2 && lowest_pair < front_value(first_live));
+                let trips_fouls =
+                    first_live >= FIRST_TRIPS_CLASS && c3.count_ones() <= 1 && b5_cat <= 3;
+                if pair_fouls || trips_fouls {
                     continue;
                 }
                 let live = self.fronts_from[first_live & 511] as usize;
