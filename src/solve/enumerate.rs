@@ -9,11 +9,20 @@
 //! found is kept: every objective here depends on the rows' ranks only (a rule set with a suit
 //! order breaks row ties by suits, which the frontier does not see).
 //!
-//! Speed: backs are visited strongest first, so every earlier setting has a back at least as
-//! strong as the current one and the test "dominated by an earlier setting" becomes a 2-D query
-//! (middle, front) on a staircase. A back whose best conceivable (middle, front) — the middle
-//! capped by the back itself and by the best five of the other eight cards, the front by the best
-//! three of them — is already covered is skipped without looking at its 56 splits.
+//! Speed (the budget is 25 µs per hand for a table-objective solve): backs are visited strongest
+//! first, so every earlier setting has a back at least as strong as the current one and "covered
+//! by an earlier setting" is a 2-D question about (middle, front), answered by `best_middle`, a
+//! step function over front classes. Then, cheapest first:
+//! - backs are bucketed by category and top card and a bucket is sorted only when reached; a
+//!   bucket (or a group of equal backs) whose strongest back is already covered, even with the
+//!   best front that could sit under it, is skipped whole;
+//! - a back is skipped when the best five and the best three of the other eight cards (exact,
+//!   from rank/suit counts) are covered, or when every front not yet covered would need the
+//!   rest's only pair or trips and leave a weaker middle (every such split fouls);
+//! - otherwise only the fronts whose class is not yet covered are tried (scanned in class order
+//!   when few, else through the 56 splits), without branches.
+//!
+//! About 100 of the 1,287 backs of a typical hand get their splits examined.
 
 use super::classes::{floor_front_class, front_class, Classes, FiveClasses, FRONT_CLASSES};
 use crate::eval::{Evaluator, Wheel};

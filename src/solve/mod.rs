@@ -318,10 +318,10 @@ fn exact(rules: &Rules, mine: Decision, opps: &[Decision]) -> Result<f64> {
     Ok(settle(&all, rules, None, 0)?.raw_totals()[0] as f64)
 }
 
-/// Batch table-objective solve: for each hand, the decision code (0 play, 1 declare, 2
-/// surrender), the 13 codes front/middle/back and the value. Hands must be valid (checked by the
-/// caller). `stop` is polled between hands; when it returns true the batch ends early with
-/// `Error::Interrupted`.
+/// Batch table-objective solve on the current rayon pool: for each hand, the 13 codes
+/// front/middle/back, the value and the decision code (0 play, 1 declare, 2 surrender). Hands
+/// must be valid (checked by the caller, which also splits long batches into chunks so that
+/// Ctrl-C is seen between them).
 pub fn solve_batch_table_ev(
     te: &TableEv,
     rules: &Rules,
