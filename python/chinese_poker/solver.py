@@ -192,20 +192,30 @@ def _ranks(raws: Sequence[int]) -> tuple[HandRank, HandRank, HandRank]:
     return f, m, b
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Alternative:
-    """A candidate play: its setting, row ranks and value (``stderr`` for Monte Carlo)."""
+    """A candidate play: its cards (``codes``: front, middle, back), row ranks (``raw_ranks``:
+    ``HandRank.raw`` values) and value (``stderr`` for Monte Carlo)."""
 
-    setting: Setting
-    ranks: tuple[HandRank, HandRank, HandRank]
+    codes: tuple[int, ...]
+    raw_ranks: tuple[int, int, int]
     value: float
     stderr: float
+
+    @property
+    def setting(self) -> Setting:
+        return _setting(self.codes)
+
+    @property
+    def ranks(self) -> tuple[HandRank, HandRank, HandRank]:
+        """Front, middle and back ranks."""
+        return _ranks(self.raw_ranks)
 
     def describe(self) -> str:
         return " / ".join(r.describe() for r in self.ranks)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Solution:
     """What to do with a hand under an objective.
 
@@ -218,7 +228,7 @@ class Solution:
     decision: Decision
     natural: str | None
     setting: Setting
-    ranks: tuple[HandRank, HandRank, HandRank]
+    raw_ranks: tuple[int, int, int]
     value: float
     stderr: float | None
     play_value: float
@@ -229,6 +239,11 @@ class Solution:
     objective: str
     players: int
     rules: str
+
+    @property
+    def ranks(self) -> tuple[HandRank, HandRank, HandRank]:
+        """Front, middle and back ranks of ``setting``."""
+        return _ranks(self.raw_ranks)
 
     def as_decision(self) -> Setting | Declare | Surrender:
         """The decision in the form :func:`chinese_poker.settle` takes."""
@@ -580,7 +595,7 @@ def solve(
 def _solution(raw: dict[str, Any], players: int, rules_name: str) -> Solution:
     mc = raw["objective"] == "MonteCarlo"
     alts = tuple(
-        Alternative(_setting(codes), _ranks(ranks), float(v), float(se))
+        Alternative(tuple(codes), (ranks[0], ranks[1], ranks[2]), float(v), float(se))
         for codes, ranks, v, se in raw["alternatives"]
     )
     nat = raw["natural"]
@@ -588,7 +603,7 @@ def _solution(raw: dict[str, Any], players: int, rules_name: str) -> Solution:
         decision=raw["choice"],
         natural=raw["declared"],
         setting=_setting(raw["codes"]),
-        ranks=_ranks(raw["ranks"]),
+        raw_ranks=(raw["ranks"][0], raw["ranks"][1], raw["ranks"][2]),
         value=float(raw["value"]),
         stderr=float(raw["stderr"]) if mc else None,
         play_value=float(raw["play_value"]),
