@@ -111,10 +111,10 @@ pub struct Scratch {
     /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
     backs: Vec<u64>,
     sorted: Vec<u64>,
-    /// (start, end, strongest rank) of each non-empty bucket of `sorted`, weakest first.
+    /// (start, end, bucket) of each non-empty bucket of `sorted`, weakest first.
     buckets: Vec<(usize, usize, u32)>,
-    /// Masks of the 286 fronts, strongest class first.
-    fronts: Vec<u16>,
+    /// The 286 fronts as `class << 16 | mask`, strongest class first.
+    fronts: Vec<u32>,
     /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
     fronts_from: [u16; 512],
     /// Class (`Classes` index) of each 3- and 5-position mask.
@@ -224,7 +224,7 @@ impl Scratch {
         self.fronts.resize(st.three.len(), 0);
         for &m in &st.three {
             let c = self.class[m as usize] as usize;
-            self.fronts[count[c] as usize] = m;
+            self.fronts[count[c] as usize] = (c as u32) << 16 | m as u32;
             count[c] += 1;
         }
         let one = |i: usize| {
@@ -255,24 +255,22 @@ impl Scratch {
     }
 
     /// Counting sort of the backs into `sorted` by bucket (`rank >> 17`: category and top
-    /// value), weakest bucket first, with each non-empty bucket's range and strongest rank in
-    /// `buckets`. Buckets are sorted inside only when the search reaches them.
+    /// value), weakest bucket first, with each non-empty bucket's range in `buckets`. Buckets are
+    /// sorted inside only when the search reaches them.
     fn bucket_backs(&mut self) {
         let mut count = [0u16; 256];
-        let mut max = [0u32; 256];
         for &k in &self.backs {
-            let b = (k >> 30) as usize & 255;
-            count[b] += 1;
-            max[b] = max[b].max((k >> 13) as u32);
+            count[(k >> 30) as usize & 255] += 1;
         }
         self.buckets.clear();
         let mut at = 0u16;
-        for b in 0..256 {
-            let n = count[b];
+        for (b, c) in count.iter_mut().enumerate() {
+            let n = *c;
             if n > 0 {
-                self.buckets.push((at as usize, (at + n) as usize, max[b]));
+                self.buckets
+                    .push((at as usize, (at + n) as usize, b as u32));
             }
-            count[b] = at;
+            *c = at;
             at += n;
         }
         self.sorted.resize(self.backs.len(), 0);
@@ -336,7 +334,9 @@ impl Scratch {
         let mut group_skip = false;
         let mut floor_rb = 0;
         'buckets: for k in (0..self.buckets.len()).rev() {
-            let (start, end, top_rank) = self.buckets[k];
+            let (start, end, _) = self.buckets[k];
+            let top_key = self.sorted[start..end].iter().fold(0u64, |m, &k| m.max(k));
+            let top_rank = (top_key >> 13) as u32;
             // Nothing weaker can beat a kept setting that already has a middle as strong as
             // this back and the hand's best possible front.
             if self.best_middle[best_front_all] >= top_rank {
@@ -408,9 +408,8 @@ impl Scratch {
                 // mostly fail, which a branch would mispredict.
                 let mut hits = [0u16; 64];
                 let mut n = 0usize;
-                let mut keep = |front: u16, ok: bool, s: &Self| {
+                let mut keep = |front: u16, fc: u16, ok: bool, s: &Self| {
                     let middle = rest ^ front;
-                    let fc = s.class[(front & ALL13) as usize];
                     let covered = s.best_middle[(fc & 511) as usize];
                     let rm = s.rank[(middle & ALL13) as usize];
                     let rf = s.rank[(front & ALL13) as usize];
@@ -418,14 +417,16 @@ impl Scratch {
                     n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as usize;
                 };
                 if live <= SCAN_LIMIT {
-                    for &front in &self.fronts[..live] {
-                        keep(front, front & back == 0, self);
+                    for &f in &self.fronts[..live] {
+                        let front = f as u16;
+                        keep(front, (f >> 16) as u16, front & back == 0, self);
                     }
                 } else {
                     let (lo, hi) = expand_tables(rest);
                     for &p in &st.pat56 {
                         let p = !p;
-                        keep(lo[(p & 15) as usize] | hi[(p >> 4) as usize], true, self);
+                        let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+                        keep(front, self.class[(front & ALL13) as usize], true, self);
                     }
                 }
                 for &front in &hits[..n.min(64)] {
