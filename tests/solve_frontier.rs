@@ -1,8 +1,9 @@
 //! The fast frontier against a slow, obvious brute force on seeded random hands, both wheels.
 
-use chinese_poker::solve::{Scratch, Split};
-use chinese_poker::{Evaluator, Wheel};
+use chinese_poker::solve::{solve, Classes, Objective, RowValues, Scratch, Split};
+use chinese_poker::{Evaluator, Rules, Wheel};
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 
 fn random_hand(rng: &mut impl Rng) -> [u8; 13] {
     let mut deck: Vec<u8> = (0..52).collect();
@@ -125,12 +126,41 @@ fn sorted_frontier(legal: &[[u32; 3]]) -> Vec<[u32; 3]> {
     out
 }
 
+fn rules_for(wheel: Wheel) -> Rules {
+    Rules {
+        wheel,
+        ..Rules::default()
+    }
+}
+
+/// Non-decreasing random values per rank class for each row.
+fn random_monotone_values(rng: &mut impl Rng, wheel: Wheel) -> RowValues {
+    let c = Classes::get(wheel);
+    let mut ramp = |n: usize| -> Vec<f64> {
+        let mut acc = 0.0;
+        (0..n)
+            .map(|_| {
+                acc += rng.random::<f64>() * rng.random::<f64>();
+                acc
+            })
+            .collect()
+    };
+    let values = [ramp(c.front.len()), ramp(c.five.len()), ramp(c.five.len())];
+    let rv = RowValues::new(wheel, values).unwrap();
+    assert!(rv.monotone);
+    rv
+}
+
 #[test]
 fn frontier_and_row_values_best_match_on_10000_hands_per_wheel() {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(99);
     let mut scratch = Scratch::default();
     let mut legal = Vec::new();
-    for wheel in [Wheel::Low, Wheel::Second] {
+    let rv: Vec<Arc<RowValues>> = [Wheel::Low, Wheel::Second]
+        .iter()
+        .map(|&w| Arc::new(random_monotone_values(&mut rng, w)))
+        .collect();
+    for (w, wheel) in [Wheel::Low, Wheel::Second].into_iter().enumerate() {
         for n in 0..10_000 {
             let hand = random_hand(&mut rng);
             scratch.legal_settings(&hand, wheel, &mut legal);
@@ -143,13 +173,21 @@ fn frontier_and_row_values_best_match_on_10000_hands_per_wheel() {
                 sorted_frontier(&triples),
                 "hand {n} {hand:?} {wheel:?}"
             );
-            // A monotone per-row value (random weights per category and rank) is maximised on the
-            // frontier: the best value over all legal settings equals the best on the frontier.
-            let w: [f64; 3] = [rng.random(), rng.random(), rng.random()];
-            let value = |t: &[u32; 3]| -> f64 { (0..3).map(|i| w[i] * (t[i] as f64).sqrt()).sum() };
-            let best_all = triples.iter().map(value).fold(f64::MIN, f64::max);
-            let best_front = fast.iter().map(value).fold(f64::MIN, f64::max);
-            assert_eq!(best_all, best_front);
+            // The RowValues objective (random non-decreasing values per rank class, solved on the
+            // frontier) finds the best value over all legal settings.
+            let sol = solve(
+                &hand,
+                &rules_for(wheel),
+                2,
+                &Objective::RowValues(rv[w].clone()),
+                1,
+            )
+            .unwrap();
+            let best_all = triples
+                .iter()
+                .map(|t| rv[w].value(t))
+                .fold(f64::MIN, f64::max);
+            assert_eq!(sol.value, best_all, "hand {n} {hand:?} {wheel:?}");
         }
     }
 }
