@@ -126,6 +126,14 @@ def test_batch_matches_single_solves_and_ignores_threads() -> None:
         check_legal([int(c) for c in h], sol.setting, "second")
 
 
+def test_hands_may_be_numpy_rows_cards_or_codes() -> None:
+    row = np.array(deals(1, 1, seed=2)[0][0], dtype=np.uint8)
+    by_row = cp.solve(row, "one_six", 2)
+    assert cp.solve(list(row), "one_six", 2) == by_row
+    assert cp.solve([int(c) for c in row], "one_six", 2) == by_row
+    assert cp.solve(cp.CardSet([int(c) for c in row]), "one_six", 2).value == by_row.value
+
+
 def test_frontier_is_a_subset_of_the_legal_settings() -> None:
     codes, ranks = S.legal_settings(HAND)
     assert codes.shape[1] == 13 and ranks.shape == (codes.shape[0], 3)
@@ -180,6 +188,8 @@ def test_bad_input_gives_clear_errors() -> None:
         cp.solve("As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s Xx")
     with pytest.raises(InvalidShapeError, match="players"):
         cp.solve(HAND, players=5)
+    with pytest.raises(TypeError, match="position 2"):
+        cp.solve([0, 1.5, *range(2, 13)])
     good = np.array([h[0] for h in deals(3, 1, seed=1)], dtype=np.uint8)
     with pytest.raises(InvalidShapeError, match=r"\(N, 13\)"):
         cp.solve_batch(good[:, :12])

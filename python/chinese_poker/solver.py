@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ from . import _core
 from ._core import HandRank
 from .exceptions import InvalidRulesError, InvalidShapeError
 from .rules import RuleSet
-from .scoring import DecisionLike, Declare, Setting, Surrender, _row_cards
+from .scoring import DecisionLike, Declare, Setting, Surrender
 
 __all__ = [
     "Alternative",
@@ -545,9 +546,32 @@ def _opponent(seat: int, d: object) -> tuple[Any, ...]:
 
 
 def _hand_arg(hand: object) -> Any:
+    # The core takes strings, CardSets and sequences of Cards / int codes as they are; anything
+    # else (numpy rows, numpy integers) is converted here.
     if isinstance(hand, str | _core.CardSet):
         return hand
-    return list(_row_cards(hand))  # type: ignore[arg-type]
+    if isinstance(hand, np.ndarray):
+        return hand.tolist()
+    if isinstance(hand, list | tuple) and all(
+        type(c) is int or type(c) is _core.Card for c in hand
+    ):
+        return hand
+    try:
+        items = list(hand)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"hand: expected 13 cards, got {type(hand).__name__}") from None
+    out: list[Any] = []
+    for position, c in enumerate(items, 1):
+        if isinstance(c, str | _core.Card):
+            out.append(c)
+            continue
+        try:
+            out.append(operator.index(c))
+        except TypeError:
+            raise TypeError(
+                f"card at position {position}: expected Card, str or int, got {type(c).__name__}"
+            ) from None
+    return out
 
 
 def solve(
