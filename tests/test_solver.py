@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import chinese_poker as cp
 import numpy as np
@@ -13,6 +14,7 @@ from chinese_poker import solver as S
 from chinese_poker.exceptions import (
     DuplicateCardError,
     InvalidCardError,
+    InvalidRulesError,
     InvalidShapeError,
 )
 
@@ -209,3 +211,43 @@ def test_bad_input_gives_clear_errors() -> None:
         cp.MonteCarlo(samples=1)
     with pytest.raises(InvalidShapeError, match="opponents"):
         cp.solve(HAND, objective=cp.BestResponse([]))
+
+
+def test_tables_train_command_and_loader_checks(tmp_path: Any) -> None:
+    from chinese_poker.cli import main
+
+    out = tmp_path / "one_six-2p.npz"
+    assert (
+        main(
+            [
+                "tables",
+                "train",
+                "--rules",
+                "one_six",
+                "--players",
+                "2",
+                "--deals",
+                "300",
+                "--seed",
+                "5",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    again = tmp_path / "again.npz"
+    S.train_tables("one_six", 2, seed=5, deals=300, out=again)
+    first, second = S.read_tables(out), S.read_tables(again)
+    for row in ("front", "middle", "back"):
+        assert np.array_equal(first[row], second[row])  # deterministic for a seed
+    sol = cp.solve(HAND, "one_six", 2, cp.TableEV(out))
+    check_legal([c.code for c in cp.parse_cards(HAND)], sol.setting, "low")
+    with pytest.raises(InvalidRulesError, match="wheel"):
+        cp.solve(HAND, "shisanshui", 2, cp.TableEV(out))
+    with pytest.warns(UserWarning, match="other scoring"):
+        cp.solve(HAND, "maceplay", 4, cp.TableEV(out))
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, front=np.zeros(3))
+    with pytest.raises(InvalidRulesError, match="front must have 455 classes"):
+        cp.solve(HAND, "one_six", 2, cp.TableEV(bad))

@@ -67,14 +67,23 @@ def tables_train(args: argparse.Namespace) -> None:
         train_all(out, seed=args.seed, deals=deals, threads=args.threads)
         print(f"wrote {out}/tables.json")
         return
-    out = args.out or f"{args.rules}-{args.players}p.npz"
+    from pathlib import Path
+
+    from .rules import RuleSet
+
+    # a preset name, or a rule set stored as JSON / TOML
+    path = Path(args.rules)
+    if path.suffix in (".json", ".toml") and path.is_file():
+        text = path.read_text(encoding="utf-8")
+        rules = RuleSet.from_json(text) if path.suffix == ".json" else RuleSet.from_toml(text)
+    else:
+        rules = RuleSet.preset(args.rules)
+    out = args.out or f"{path.stem}-{args.players}p.npz"
 
     def progress(iteration: int, delta: float) -> None:
         print(f"iteration {iteration}: largest move {delta:.4f}", flush=True)
 
-    res = train_tables(
-        args.rules, args.players, args.seed, deals, out, args.threads, progress=progress
-    )
+    res = train_tables(rules, args.players, args.seed, deals, out, args.threads, progress=progress)
     print(f"wrote {out} ({res['meta']['iterations']} iterations, {res['meta']['seconds']} s)")
 
 
@@ -88,7 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_tables = sub.add_parser("tables", help="strategy tables of the table objective")
     tables_sub = p_tables.add_subparsers(dest="tables_command", required=True)
     p_train = tables_sub.add_parser("train", help="build outcome tables by self-play")
-    p_train.add_argument("--rules", default="maceplay", help="preset name")
+    p_train.add_argument(
+        "--rules", default="maceplay", help="preset name, or a rule set file (.json / .toml)"
+    )
     p_train.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     p_train.add_argument("--seed", type=int, default=0)
     p_train.add_argument("--deals", type=int, default=None, help="deals per iteration")

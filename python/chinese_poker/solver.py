@@ -393,12 +393,25 @@ def shipped_tables_path(rules: RuleSet | str | None, players: int) -> Path | Non
 
 @functools.lru_cache(maxsize=64)
 def _load(rules: RuleSet, players: int, path: str | None) -> _core.TableEv:
+    given = path is not None
     if path is None:
         found = shipped_tables_path(rules, players)
         if found is None:
             found = _fallback(rules, players)
         path = str(found)
     t = read_tables(path)
+    wheel = t["meta"].get("wheel", rules.wheel)
+    if wheel != rules.wheel:
+        raise InvalidRulesError(
+            f"tables file {path!r} was trained for the {wheel!r} wheel; the rule set uses "
+            f"{rules.wheel!r}"
+        )
+    if given and t["meta"]["key"] != _core.tables_key(rules.compiled, players):
+        warnings.warn(
+            f"tables file {path!r} was trained for other scoring or another table size "
+            f"({t['meta'].get('rules', '?')}, {t['meta'].get('players', '?')} players)",
+            stacklevel=4,
+        )
     try:
         return _core.TableEv(
             rules.compiled, players, t["front"], t["middle"], t["back"], t["meta"]["scoop_rate"]
