@@ -37,6 +37,8 @@ pub enum Error {
     InvalidDecision { player: usize, reason: String },
     /// The computation was interrupted (Ctrl-C) before it finished.
     Interrupted,
+    /// A call argument outside what it accepts (e.g. `threads=0`). Names the argument.
+    InvalidArgument { name: String, reason: String },
 }
 
 impl fmt::Display for Error {
@@ -78,6 +80,7 @@ impl fmt::Display for Error {
             }
             Error::InvalidDecision { player, reason } => write!(f, "player {player}: {reason}"),
             Error::Interrupted => write!(f, "interrupted"),
+            Error::InvalidArgument { name, reason } => write!(f, "argument {name:?}: {reason}"),
         }
     }
 }

@@ -11,6 +11,7 @@ import pytest
 from chinese_poker import Category
 from chinese_poker.exceptions import (
     DuplicateCardError,
+    InvalidArgumentError,
     InvalidCardError,
     InvalidRulesError,
     InvalidShapeError,
@@ -350,7 +351,10 @@ def test_batch_names_the_row_and_position_of_bad_codes() -> None:
         cp.evaluate_batch(fronts)
 
 
-def test_batch_rejects_negative_threads_cleanly() -> None:
+@pytest.mark.parametrize("threads", [-1, 0])
+def test_batch_rejects_bad_thread_counts_naming_the_argument(threads: int) -> None:
     rows = random_rows(10, 5, seed=1)
-    with pytest.raises((ValueError, OverflowError)):
-        cp.evaluate_batch(rows, threads=-1)
+    with pytest.raises(InvalidArgumentError, match="threads"):
+        cp.evaluate_batch(rows, threads=threads)
+    with pytest.raises(InvalidArgumentError, match="threads"):
+        cp.solve_batch(np.zeros((0, 13), np.uint8), "maceplay", threads=threads)

@@ -9,6 +9,7 @@ __all__ = [
     "InvalidShapeError",
     "InvalidRulesError",
     "InvalidDecisionError",
+    "InvalidArgumentError",
 ]
 
 
@@ -34,3 +35,7 @@ class InvalidRulesError(ChinesePokerError, ValueError):
 
 class InvalidDecisionError(ChinesePokerError, ValueError):
     """A player's decision that cannot be settled. Names the player and row."""
+
+
+class InvalidArgumentError(ChinesePokerError, ValueError):
+    """A call argument outside what it accepts, such as ``threads=0``. Names the argument."""

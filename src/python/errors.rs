@@ -15,6 +15,7 @@ fn exception_name(e: &Error) -> &'static str {
         Error::InvalidRules { .. } => "InvalidRulesError",
         Error::InvalidDecision { .. } => "InvalidDecisionError",
         Error::Interrupted => "KeyboardInterrupt",
+        Error::InvalidArgument { .. } => "InvalidArgumentError",
     }
 }
 

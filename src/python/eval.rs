@@ -166,8 +166,9 @@ pub fn evaluate_batch<'py>(
     py: Python<'py>,
     codes: &Bound<'py, PyAny>,
     wheel: &str,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let threads = super::threads_arg(threads)?;
     let w = parse_wheel(wheel)?;
     let arr = super::arrays::readonly_u8_2d(codes, "codes", &[3, 5])?;
     let view = arr.as_array();

@@ -345,9 +345,10 @@ pub fn solve_monte_carlo<'py>(
     table: &Bound<'py, PyTableEv>,
     samples: usize,
     seed: u64,
-    threads: Option<usize>,
+    threads: Option<i64>,
     top_k: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = super::threads_arg(threads)?;
     let te = table.get().0.clone();
     let players = te.players;
     let obj = Objective::MonteCarlo {
@@ -397,8 +398,9 @@ pub fn solve_batch<'py>(
     codes: &Bound<'py, PyAny>,
     rules: Option<&Bound<'py, PyRules>>,
     table: &Bound<'py, PyTableEv>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<BatchArrays<'py>> {
+    let threads = super::threads_arg(threads)?;
     let arr = super::arrays::readonly_u8_2d(codes, "codes", &[13])?;
     let view = arr.as_array();
     let hands: Vec<[u8; 13]> = view
@@ -453,9 +455,10 @@ pub fn train_tables<'py>(
     min_iters: usize,
     max_iters: usize,
     tol: f64,
-    threads: Option<usize>,
+    threads: Option<i64>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = super::threads_arg(threads)?;
     let r = rules_of(rules);
     let cfg = TrainConfig {
         players,
