@@ -68,6 +68,12 @@ pub fn front_class(raw: u32) -> usize {
 /// can sit under a middle of that rank has at most this class.
 #[inline]
 pub fn floor_front_class(raw5: u32) -> usize {
+    floor_front_class_in(front_table(), raw5)
+}
+
+/// The raw rank of the strongest front ≤ a 5-card raw rank, or `None` when every front is.
+#[inline]
+fn floor_front_raw(raw5: u32) -> Option<u32> {
     const N: u32 = 17;
     let nib = |s: u32| raw5 >> s & 15;
     let front = match raw5 >> 21 {
@@ -75,13 +81,48 @@ pub fn floor_front_class(raw5: u32) -> usize {
         1 => 1 << 21 | nib(N) << 17 | nib(13) << 13,
         2 => 1 << 21 | 14 << 17 | 13 << 13,
         3 => 3 << 21 | nib(N) << 17,
-        _ => return FRONT_CLASSES - 1,
+        _ => return None,
     };
     // a front with the same leading values sorts just below the 5-card row
-    front_class(front | 1)
+    Some(front | 1)
 }
 
 static FRONT_TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+
+/// The table behind [`front_class`], for hot loops that look up many classes (one lazy-init
+/// check instead of one per lookup).
+#[inline]
+pub fn front_table() -> &'static [u16] {
+    FRONT_TABLE.get_or_init(build_front_table)
+}
+
+/// [`front_class`] through a table from [`front_table`].
+#[inline]
+pub fn front_class_in(table: &[u16], raw: u32) -> usize {
+    table[front_key(raw)] as usize
+}
+
+/// [`floor_front_class`] through a table from [`front_table`].
+#[inline]
+pub fn floor_front_class_in(table: &[u16], raw5: u32) -> usize {
+    match floor_front_raw(raw5) {
+        Some(front) => front_class_in(table, front),
+        None => FRONT_CLASSES - 1,
+    }
+}
+
+/// (raw rank, class) of every 3-card row indexed like the evaluator's `rank3` (r0·169 + r1·13
+/// + r2): a front costs one load.
+pub fn front_ranks() -> &'static [(u32, u16)] {
+    static T: OnceLock<Vec<(u32, u16)>> = OnceLock::new();
+    T.get_or_init(|| {
+        tables()
+            .rank3
+            .iter()
+            .map(|&r| (r, front_class(r) as u16))
+            .collect()
+    })
+}
 
 #[inline]
 fn front_key(raw: u32) -> usize {

@@ -24,8 +24,11 @@
 //!
 //! About 100 of the 1,287 backs of a typical hand get their splits examined.
 
-use super::classes::{floor_front_class, front_class, Classes, FiveClasses, FRONT_CLASSES};
-use crate::eval::{Evaluator, Wheel};
+use super::classes::{
+    floor_front_class_in, front_class_in, front_ranks, front_table, Classes, FiveClasses,
+    FRONT_CLASSES,
+};
+use crate::eval::Wheel;
 use std::sync::OnceLock;
 
 pub const ALL13: u16 = (1 << 13) - 1;
@@ -84,6 +87,8 @@ struct Static {
     five: Vec<u16>,
     /// Masks of the 286 three-card subsets.
     three: Vec<u16>,
+    /// The positions of each of `three`, lowest first.
+    three_pos: Vec<[u8; 3]>,
     /// The 56 five-of-eight patterns as 8-bit masks.
     pat56: [u8; 56],
 }
@@ -92,7 +97,19 @@ fn statics() -> &'static Static {
     static S: OnceLock<Static> = OnceLock::new();
     S.get_or_init(|| {
         let five = (0u16..1 << 13).filter(|m| m.count_ones() == 5).collect();
-        let three = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
+        let three: Vec<u16> = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
+        let three_pos = three
+            .iter()
+            .map(|&m| {
+                let mut p = [0u8; 3];
+                let mut bits = m;
+                for slot in p.iter_mut() {
+                    *slot = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                }
+                p
+            })
+            .collect();
         let pats: Vec<u8> = (0u16..256)
             .filter(|m| m.count_ones() == 5)
             .map(|m| m as u8)
@@ -100,6 +117,7 @@ fn statics() -> &'static Static {
         Static {
             five,
             three,
+            three_pos,
             pat56: pats.try_into().expect("56 patterns"),
         }
     })
@@ -125,6 +143,10 @@ pub struct Scratch {
     /// (sized to a power of two so that masked indices need no bounds checks)
     best_middle: [u32; 512],
     group: Vec<Split>,
+    /// Sort keys of `group` (see `flush_group`).
+    group_keys: Vec<u64>,
+    /// Backs per bucket (`rank >> 17`), counted while loading.
+    bucket_count: [u16; 256],
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
     pub frontier: Vec<Split>,
@@ -142,6 +164,8 @@ impl Default for Scratch {
             class: Box::new([0; 1 << 13]),
             best_middle: [0; 512],
             group: Vec::with_capacity(256),
+            group_keys: Vec::with_capacity(256),
+            bucket_count: [0; 256],
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
         }
@@ -150,10 +174,11 @@ impl Default for Scratch {
 
 impl Scratch {
     /// Fills the subset rank table for `hand` (13 distinct codes, unchecked).
-    fn load(&mut self, hand: &[u8; 13], ev: &Evaluator, wheel: Wheel) {
+    fn load(&mut self, hand: &[u8; 13], wheel: Wheel) {
         let st = statics();
         let fc = FiveClasses::get(wheel);
         self.backs.clear();
+        self.bucket_count = [0; 256];
         // Per-hand subset tables over positions 0..4, 4..8 and 8..13: rank-weight sums and
         // rank masks add up (the positions are disjoint), so each of the 1,287 rows costs a few
         // loads instead of gathering its five cards.
@@ -195,24 +220,19 @@ impl Scratch {
             self.rank[(m & ALL13) as usize] = r;
             self.class[(m & ALL13) as usize] = class;
             self.backs.push((r as u64) << 13 | m as u64);
+            self.bucket_count[(r >> 17) as usize & 255] += 1;
         }
-        for &m in &st.three {
-            let mut c = [0u8; 3];
-            let mut k = 0;
-            let mut bits = m;
-            while bits != 0 {
-                c[k] = hand[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-                k += 1;
-            }
-            let r = ev.eval3(c).raw();
-            self.rank[m as usize] = r;
-            self.class[m as usize] = front_class(r) as u16;
-        }
+        // fronts: one load each from a table indexed by the three ranks, as the evaluator's
+        let fr = front_ranks();
+        let rk = hand.map(|c| (c >> 2) as usize);
         // the 286 fronts, strongest class first (counting sort over the 455 classes)
         let mut count = [0u16; 512];
-        for &m in &st.three {
-            count[self.class[m as usize] as usize] += 1;
+        for (&m, p) in st.three.iter().zip(&st.three_pos) {
+            let (r, class) =
+                fr[rk[p[0] as usize] * 169 + rk[p[1] as usize] * 13 + rk[p[2] as usize]];
+            self.rank[m as usize] = r;
+            self.class[m as usize] = class;
+            count[class as usize & 511] += 1;
         }
         let mut at = 0u16;
         for c in (0..512).rev() {
@@ -258,10 +278,7 @@ impl Scratch {
     /// value), weakest bucket first, with each non-empty bucket's range in `buckets`. Buckets are
     /// sorted inside only when the search reaches them.
     fn bucket_backs(&mut self) {
-        let mut count = [0u16; 256];
-        for &k in &self.backs {
-            count[(k >> 30) as usize & 255] += 1;
-        }
+        let mut count = self.bucket_count;
         self.buckets.clear();
         let mut at = 0u16;
         for (b, c) in count.iter_mut().enumerate() {
@@ -289,8 +306,7 @@ impl Scratch {
 
     /// Every legal setting of `hand` (72,072 splits, fouls dropped), in no particular order.
     pub fn legal_settings(&mut self, hand: &[u8; 13], wheel: Wheel, out: &mut Vec<Split>) {
-        let ev = Evaluator::new(wheel);
-        self.load(hand, &ev, wheel);
+        self.load(hand, wheel);
         let st = statics();
         out.clear();
         for &back in &st.five {
@@ -322,9 +338,11 @@ impl Scratch {
     /// The Pareto frontier of `hand`'s legal settings into `self.frontier`, strongest back
     /// first.
     pub fn frontier(&mut self, hand: &[u8; 13], wheel: Wheel) {
-        let ev = Evaluator::new(wheel);
-        self.load(hand, &ev, wheel);
+        self.load(hand, wheel);
         self.bucket_backs();
+        let ftab = front_table();
+        let front_class = |raw: u32| front_class_in(ftab, raw);
+        let floor_front_class = |raw: u32| floor_front_class_in(ftab, raw);
         self.best_middle.fill(0);
         self.group.clear();
         self.frontier.clear();
@@ -417,9 +435,16 @@ impl Scratch {
                     n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as usize;
                 };
                 if live <= SCAN_LIMIT {
+                    // first the fronts inside the rest (at most 56), by masks alone; then their
+                    // ranks, so that only these pay for the scattered loads
+                    let mut inside = [0u32; 64];
+                    let mut k = 0usize;
                     for &f in &self.fronts[..live] {
-                        let front = f as u16;
-                        keep(front, (f >> 16) as u16, front & back == 0, self);
+                        inside[k & 63] = f;
+                        k += (f as u16 & back == 0) as usize;
+                    }
+                    for &f in &inside[..k.min(64)] {
+                        keep(f as u16, (f >> 16) as u16, true, self);
                     }
                 } else {
                     let (lo, hi) = expand_tables(rest);
@@ -430,23 +455,20 @@ impl Scratch {
                     }
                 }
                 for &front in &hits[..n.min(64)] {
-                    self.try_split(front, rest ^ front, back, rb);
+                    self.push_candidate(front, rest ^ front, back, rb);
                 }
             }
         }
         self.flush_group();
     }
 
-    /// Keeps a split as a candidate of the current back group if it is legal and not covered.
+    /// Keeps a split found legal and not covered as a candidate of the current back group.
     #[inline]
-    fn try_split(&mut self, front: u16, middle: u16, back: u16, rb: u32) {
+    fn push_candidate(&mut self, front: u16, middle: u16, back: u16, rb: u32) {
         let fc = self.class[(front & ALL13) as usize];
-        let covered = self.best_middle[(fc & 511) as usize];
         let rm = self.rank[(middle & ALL13) as usize];
         let rf = self.rank[(front & ALL13) as usize];
-        if rm > rb || rf > rm || covered >= rm {
-            return;
-        }
+        debug_assert!(rf <= rm && rm <= rb && self.best_middle[(fc & 511) as usize] < rm);
         self.group.push(Split {
             front,
             middle,
@@ -466,10 +488,18 @@ impl Scratch {
         if self.group.is_empty() {
             return;
         }
-        self.group
-            .sort_unstable_by(|a, b| (b.ranks[1], b.ranks[0]).cmp(&(a.ranks[1], a.ranks[0])));
-        for i in 0..self.group.len() {
-            let s = self.group[i];
+        // Sorting u64 keys (middle raw < 2^25 at bit 39, front raw < 2^23 at bit 16, then the
+        // complemented index so that among equal rank pairs the first found is kept) is cheaper
+        // than sorting the splits. A group holds at most 3^5 equal backs' 56 splits < 2^16.
+        debug_assert!(self.group.len() <= 0xFFFF);
+        self.group_keys.clear();
+        for (i, s) in self.group.iter().enumerate() {
+            self.group_keys
+                .push((s.ranks[1] as u64) << 39 | (s.ranks[0] as u64) << 16 | (0xFFFF - i) as u64);
+        }
+        self.group_keys.sort_unstable_by(|a, b| b.cmp(a));
+        for k in 0..self.group_keys.len() {
+            let s = self.group[0xFFFF - (self.group_keys[k] & 0xFFFF) as usize];
             let (m, fc) = (s.ranks[1], self.class[s.front as usize] as usize);
             if self.best_middle[fc] >= m {
                 continue;
@@ -664,7 +694,6 @@ mod tests {
         use rand::{RngCore, SeedableRng};
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
         for wheel in [Wheel::Low, Wheel::Second] {
-            let ev = Evaluator::new(wheel);
             let mut s = Scratch::default();
             for _ in 0..3000 {
                 let mut deck: Vec<u8> = (0..52).collect();
@@ -673,7 +702,7 @@ mod tests {
                     deck.swap(i, j);
                 }
                 let hand: [u8; 13] = deck[..13].try_into().unwrap();
-                s.load(&hand, &ev, wheel);
+                s.load(&hand, wheel);
                 let set = ALL13 ^ statics().five[(rng.next_u64() % 1287) as usize];
                 let exact5 = statics()
                     .five
