@@ -129,7 +129,7 @@ pub struct Scratch {
     /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
     backs: Vec<u64>,
     sorted: Vec<u64>,
-    /// (start, end, bucket) of each non-empty bucket of `sorted`, weakest first.
+    /// (start, end, strongest rank) of each non-empty bucket of `sorted`, weakest first.
     buckets: Vec<(usize, usize, u32)>,
     /// The 286 fronts as `class << 16 | mask`, strongest class first.
     fronts: Vec<u32>,
@@ -147,6 +147,8 @@ pub struct Scratch {
     group_keys: Vec<u64>,
     /// Backs per bucket (`rank >> 17`), counted while loading.
     bucket_count: [u16; 256],
+    /// Strongest back rank per bucket, taken while loading.
+    bucket_max: [u32; 256],
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
     pub frontier: Vec<Split>,
@@ -166,6 +168,7 @@ impl Default for Scratch {
             group: Vec::with_capacity(256),
             group_keys: Vec::with_capacity(256),
             bucket_count: [0; 256],
+            bucket_max: [0; 256],
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
         }
@@ -179,6 +182,7 @@ impl Scratch {
         let fc = FiveClasses::get(wheel);
         self.backs.clear();
         self.bucket_count = [0; 256];
+        self.bucket_max = [0; 256];
         // Per-hand subset tables over positions 0..4, 4..8 and 8..13: rank-weight sums and
         // rank masks add up (the positions are disjoint), so each of the 1,287 rows costs a few
         // loads instead of gathering its five cards.
@@ -197,14 +201,11 @@ impl Scratch {
             rmask.2[i] = rmask.2[prev] | 1 << (hand[8 + low] >> 2);
         }
         // positions holding each position's suit
-        let mut same_suit = [0u16; 13];
-        for (i, slot) in same_suit.iter_mut().enumerate() {
-            for (j, &c) in hand.iter().enumerate() {
-                if c & 3 == hand[i] & 3 {
-                    *slot |= 1 << j;
-                }
-            }
+        let mut suit_pos = [0u16; 4];
+        for (i, &c) in hand.iter().enumerate() {
+            suit_pos[(c & 3) as usize] |= 1 << i;
         }
+        let same_suit = hand.map(|c| suit_pos[(c & 3) as usize]);
         for &m in &st.five {
             let (a, b, c) = (
                 (m & 15) as usize,
@@ -220,7 +221,9 @@ impl Scratch {
             self.rank[(m & ALL13) as usize] = r;
             self.class[(m & ALL13) as usize] = class;
             self.backs.push((r as u64) << 13 | m as u64);
-            self.bucket_count[(r >> 17) as usize & 255] += 1;
+            let b = (r >> 17) as usize & 255;
+            self.bucket_count[b] += 1;
+            self.bucket_max[b] = self.bucket_max[b].max(r);
         }
         // fronts: one load each from a table indexed by the three ranks, as the evaluator's
         let fr = front_ranks();
@@ -285,7 +288,7 @@ impl Scratch {
             let n = *c;
             if n > 0 {
                 self.buckets
-                    .push((at as usize, (at + n) as usize, b as u32));
+                    .push((at as usize, (at + n) as usize, self.bucket_max[b]));
             }
             *c = at;
             at += n;
@@ -352,9 +355,7 @@ impl Scratch {
         let mut group_skip = false;
         let mut floor_rb = 0;
         'buckets: for k in (0..self.buckets.len()).rev() {
-            let (start, end, _) = self.buckets[k];
-            let top_key = self.sorted[start..end].iter().fold(0u64, |m, &k| m.max(k));
-            let top_rank = (top_key >> 13) as u32;
+            let (start, end, top_rank) = self.buckets[k];
             // Nothing weaker can beat a kept setting that already has a middle as strong as
             // this back and the hand's best possible front.
             if self.best_middle[best_front_all] >= top_rank {
