@@ -1,8 +1,10 @@
 //! Solver throughput: `cargo bench --bench solve`. Prints the median over repeated passes.
 
 use chinese_poker::solve::train::{train, TrainConfig};
-use chinese_poker::solve::{best_table_ev, solve, Objective, Policy, Scratch, TableEv};
-use chinese_poker::{Rules, Wheel};
+use chinese_poker::solve::{
+    best_table_ev, solve, solve_batch_table_ev, Objective, Policy, Scratch, TableEv,
+};
+use chinese_poker::{best_natural, Card, Rules, Wheel};
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 use std::time::Instant;
@@ -84,6 +86,37 @@ fn main() {
     println!(
         "TableEV solve (frontier + objective), 1 thread: median {m:.2} µs/hand = {:.0} hands/s",
         1e6 / m
+    );
+    // The path of Python's solve_batch: natural and surrender decisions, codes out.
+    let mut codes = vec![[0u8; 13]; hs.len()];
+    let mut values = vec![0f64; hs.len()];
+    let mut choice = vec![0u8; hs.len()];
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        chinese_poker::parallel::with_threads(Some(1), || {
+            solve_batch_table_ev(&te, &rules, &hs, &mut codes, &mut values, &mut choice)
+        });
+        times.push(t.elapsed().as_secs_f64() * 1e6 / hs.len() as f64);
+    }
+    println!(
+        "solve_batch_table_ev (decisions included), 1 thread: median {:.2} µs/hand",
+        median(times)
+    );
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut held = 0usize;
+        for h in &hs {
+            let cards = h.map(|c| Card::from_code(c).expect("valid"));
+            held += best_natural(&cards, &rules).is_some() as usize;
+        }
+        times.push(t.elapsed().as_secs_f64() * 1e6 / hs.len() as f64);
+        assert!(held < hs.len());
+    }
+    println!(
+        "natural detection (best_natural): median {:.2} µs/hand",
+        median(times)
     );
     let obj = Objective::MonteCarlo {
         samples: 1000,

@@ -87,6 +87,11 @@ fn to_cards(codes: &[u8]) -> Vec<Card> {
         .collect()
 }
 
+/// The 13 cards of a validated hand, without allocating (hot paths).
+pub(crate) fn hand_cards(hand: &[u8; 13]) -> [Card; 13] {
+    hand.map(|c| Card::from_code(c).expect("validated"))
+}
+
 fn setting_of(codes: &[u8; 13]) -> Setting {
     let c = to_cards(codes);
     Setting::new(&c[..3], &c[3..8], &c[8..]).expect("13 distinct cards")
@@ -360,7 +365,7 @@ fn decide_table_ev(
     choice: &mut u8,
 ) {
     let opp = (te.players - 1) as f64;
-    if let Some(nm) = best_natural(&to_cards(hand), rules) {
+    if let Some(nm) = best_natural(&hand_cards(hand), rules) {
         let v = nm.value as f64 * opp;
         if rules.declaration == Declaration::Auto || v > *value {
             *choice = 1;

@@ -5,7 +5,7 @@
 
 use super::enumerate::{Scratch, Split};
 use super::objective::Policy;
-use super::with_scratch;
+use super::{best_table_ev, hand_cards, with_scratch};
 use crate::card::Card;
 use crate::eval::HandRank;
 use crate::naturals::best_natural;
@@ -62,11 +62,7 @@ pub fn policy_decision(
     scratch: &mut Scratch,
 ) -> Opponent {
     if !rules.naturals.is_empty() {
-        let cards: Vec<Card> = hand
-            .iter()
-            .map(|&c| Card::from_code(c).expect("valid"))
-            .collect();
-        if let Some(nm) = best_natural(&cards, rules) {
+        if let Some(nm) = best_natural(&hand_cards(hand), rules) {
             return Opponent::Natural {
                 value: nm.value,
                 kind: nm.kind,
@@ -75,17 +71,7 @@ pub fn policy_decision(
         }
     }
     let Policy::TableEv(te) = policy;
-    scratch.frontier(hand, rules.wheel);
-    let mut best = 0;
-    let mut best_v = f64::NEG_INFINITY;
-    for (i, s) in scratch.frontier.iter().enumerate() {
-        let v = te.value_of_classes(&s.classes);
-        if v > best_v {
-            best_v = v;
-            best = i;
-        }
-    }
-    let s = scratch.frontier[best];
+    let (s, _) = best_table_ev(te, hand, scratch);
     Opponent::Played {
         keys: split_keys(rules, hand, &s),
         codes: s.row_codes(hand),
