@@ -286,7 +286,7 @@ fn check_table(decisions: &[Decision], bankrolls: Option<&[i64]>, dealer: usize)
         return Err(Error::InvalidShape {
             what: "decisions".into(),
             expected: "2 to 4 players".into(),
-            got: format!("{n} players"),
+            got: format!("{n} player{}", if n == 1 { "" } else { "s" }),
         });
     }
     if dealer >= n {
