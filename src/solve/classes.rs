@@ -57,23 +57,30 @@ fn build(wheel: Wheel) -> Classes {
     Classes { front, five }
 }
 
-/// Class index of a front raw rank (wheel-independent), by a direct table over its category
-/// and three rank values.
+/// C(n, 2) and C(n, 3) for n < 13.
+const CHOOSE2: [u16; 13] = [0, 0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66];
+const CHOOSE3: [u16; 13] = [0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 220];
+
+/// Class index of a front raw rank (wheel-independent), computed from its category and rank
+/// values: the 286 high cards in colex order of their three ranks, then the 156 pairs by pair
+/// and kicker, then the 13 trips (the order of `Classes::front`). Only for raws the evaluator
+/// gives a 3-card row, or `floor_front_class` builds.
 #[inline]
 pub fn front_class(raw: u32) -> usize {
-    FRONT_TABLE.get_or_init(build_front_table)[front_key(raw)] as usize
+    // rank indices 0..=12 (values are 2..=14)
+    let r = |s: u32| ((raw >> s) & 15).wrapping_sub(2) as usize % 13;
+    let (a, b, c) = (r(17), r(13), r(9));
+    match raw >> 21 {
+        0 => (CHOOSE3[a] + CHOOSE2[b]) as usize + c,
+        1 => 286 + a * 12 + b - (b > a) as usize,
+        _ => 442 + a,
+    }
 }
 
 /// Class index of the strongest front whose raw rank is ≤ a 5-card raw rank: every front that
 /// can sit under a middle of that rank has at most this class.
 #[inline]
 pub fn floor_front_class(raw5: u32) -> usize {
-    floor_front_class_in(front_table(), raw5)
-}
-
-/// The raw rank of the strongest front ≤ a 5-card raw rank, or `None` when every front is.
-#[inline]
-fn floor_front_raw(raw5: u32) -> Option<u32> {
     const N: u32 = 17;
     let nib = |s: u32| raw5 >> s & 15;
     let front = match raw5 >> 21 {
@@ -81,34 +88,10 @@ fn floor_front_raw(raw5: u32) -> Option<u32> {
         1 => 1 << 21 | nib(N) << 17 | nib(13) << 13,
         2 => 1 << 21 | 14 << 17 | 13 << 13,
         3 => 3 << 21 | nib(N) << 17,
-        _ => return None,
+        _ => return FRONT_CLASSES - 1,
     };
     // a front with the same leading values sorts just below the 5-card row
-    Some(front | 1)
-}
-
-static FRONT_TABLE: OnceLock<Vec<u16>> = OnceLock::new();
-
-/// The table behind [`front_class`], for hot loops that look up many classes (one lazy-init
-/// check instead of one per lookup).
-#[inline]
-pub fn front_table() -> &'static [u16] {
-    FRONT_TABLE.get_or_init(build_front_table)
-}
-
-/// [`front_class`] through a table from [`front_table`].
-#[inline]
-pub fn front_class_in(table: &[u16], raw: u32) -> usize {
-    table[front_key(raw)] as usize
-}
-
-/// [`floor_front_class`] through a table from [`front_table`].
-#[inline]
-pub fn floor_front_class_in(table: &[u16], raw5: u32) -> usize {
-    match floor_front_raw(raw5) {
-        Some(front) => front_class_in(table, front),
-        None => FRONT_CLASSES - 1,
-    }
+    front_class(front | 1)
 }
 
 /// (raw rank, class) of every 3-card row indexed like the evaluator's `rank3` (r0·169 + r1·13
@@ -122,23 +105,6 @@ pub fn front_ranks() -> &'static [(u32, u16)] {
             .map(|&r| (r, front_class(r) as u16))
             .collect()
     })
-}
-
-#[inline]
-fn front_key(raw: u32) -> usize {
-    // categories 0, 1, 3 → 0, 1, 2; values 0 or 2..=14 → 0..=13 (0 = unused slot, 1 unused)
-    let cat = ((raw >> 21) as usize).min(2);
-    let v = |s: u32| ((raw >> s) & 15).saturating_sub(1) as usize;
-    ((cat * 14 + v(17)) * 14 + v(13)) * 14 + v(9)
-}
-
-fn build_front_table() -> Vec<u16> {
-    let front = &Classes::get(Wheel::Low).front;
-    let mut t = vec![0u16; 3 * 14 * 14 * 14];
-    for (i, &raw) in front.iter().enumerate() {
-        t[front_key(raw)] = i as u16;
-    }
-    t
 }
 
 /// The evaluator's 5-card lookup returning the class index along with the raw rank, so the
@@ -200,5 +166,24 @@ impl FiveClasses {
         let key = c.iter().map(|&x| t.card_weight[x as usize]).sum::<u32>();
         let id = t.key5[key as usize] as usize;
         (t.multiset5[self.w][id], self.multiset[id])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn front_class_is_the_position_among_front_ranks() {
+        let front = &Classes::get(Wheel::Low).front;
+        assert_eq!(front, &Classes::get(Wheel::Second).front);
+        for (i, &raw) in front.iter().enumerate() {
+            assert_eq!(front_class(raw), i, "{raw:#x}");
+        }
+        // the floor of every 5-card rank is the strongest front not above it
+        for &raw5 in &Classes::get(Wheel::Low).five {
+            let want = front.partition_point(|&f| f <= raw5);
+            assert_eq!(floor_front_class(raw5), want.max(1) - 1, "{raw5:#x}");
+        }
     }
 }

@@ -25,8 +25,7 @@
 //! About 100 of the 1,287 backs of a typical hand get their splits examined.
 
 use super::classes::{
-    floor_front_class_in, front_class_in, front_ranks, front_table, Classes, FiveClasses,
-    FRONT_CLASSES,
+    floor_front_class, front_class, front_ranks, Classes, FiveClasses, FRONT_CLASSES,
 };
 use crate::eval::Wheel;
 use std::sync::OnceLock;
@@ -343,9 +342,6 @@ impl Scratch {
     pub fn frontier(&mut self, hand: &[u8; 13], wheel: Wheel) {
         self.load(hand, wheel);
         self.bucket_backs();
-        let ftab = front_table();
-        let front_class = |raw: u32| front_class_in(ftab, raw);
-        let floor_front_class = |raw: u32| floor_front_class_in(ftab, raw);
         self.best_middle.fill(0);
         self.group.clear();
         self.frontier.clear();
