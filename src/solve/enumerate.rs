@@ -22,7 +22,8 @@
 //! - otherwise only the fronts whose class is not yet covered are tried (scanned in class order
 //!   when few, else through the 56 splits), without branches.
 //!
-//! About 100 of the 1,287 backs of a typical hand get their splits examined.
+//! Of the 1,287 backs of a typical hand about 130 reach the per-back bounds and about 45 get
+//! their splits examined.
 
 use super::classes::{
     floor_front_class, front_class, front_ranks, Classes, FiveClasses, FRONT_CLASSES,
