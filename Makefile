@@ -61,7 +61,7 @@ test: wheel
 
 bench: wheel
 	$(PY) -m pytest benches -q --benchmark-only --benchmark-columns=median,ops,rounds
-	cargo bench --bench eval
+	cargo bench --bench eval --bench score --bench solve
 
 clean:
 	rm -rf $(VENV) target
