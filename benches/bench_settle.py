@@ -22,7 +22,5 @@ def bench_settle_four_players(benchmark: Any) -> None:
     # each total is the sum of that player's side of its three matchups
     for seat in range(4):
         assert result.totals[seat] == sum(
-            m.points if m.a == seat else -m.points
-            for m in result.matchups
-            if seat in (m.a, m.b)
+            m.points if m.a == seat else -m.points for m in result.matchups if seat in (m.a, m.b)
         )
