@@ -57,9 +57,10 @@ fn build(wheel: Wheel) -> Classes {
     Classes { front, five }
 }
 
-/// C(n, 2) and C(n, 3) for n < 13.
-const CHOOSE2: [u16; 13] = [0, 0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66];
-const CHOOSE3: [u16; 13] = [0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 220];
+/// C(v − 2, 2) and C(v − 2, 3) by rank value v (2..=14), padded to 16 so that a masked nibble
+/// indexes them without a bounds check or a division.
+const CHOOSE2: [u16; 16] = [0, 0, 0, 0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 0];
+const CHOOSE3: [u16; 16] = [0, 0, 0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 220, 0];
 
 /// Class index of a front raw rank (wheel-independent), computed from its category and rank
 /// values: the 286 high cards in colex order of their three ranks, then the 156 pairs by pair
@@ -67,13 +68,13 @@ const CHOOSE3: [u16; 13] = [0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 220];
 /// gives a 3-card row, or `floor_front_class` builds.
 #[inline]
 pub fn front_class(raw: u32) -> usize {
-    // rank indices 0..=12 (values are 2..=14)
-    let r = |s: u32| ((raw >> s) & 15).wrapping_sub(2) as usize % 13;
-    let (a, b, c) = (r(17), r(13), r(9));
+    // rank values 2..=14; the offsets below take the 2s off
+    let v = |s: u32| ((raw >> s) & 15) as usize;
+    let (a, b, c) = (v(17), v(13), v(9));
     match raw >> 21 {
-        0 => (CHOOSE3[a] + CHOOSE2[b]) as usize + c,
-        1 => 286 + a * 12 + b - (b > a) as usize,
-        _ => 442 + a,
+        0 => (CHOOSE3[a] + CHOOSE2[b]) as usize + c - 2,
+        1 => 286 - 26 + a * 12 + b - (b > a) as usize,
+        _ => 442 - 2 + a,
     }
 }
 

@@ -611,18 +611,6 @@ fn straight_top(ranks: u16, wheel: Wheel) -> Option<u32> {
     t
 }
 
-/// 13-bit rank mask of a 3-bit-spaced multiplicity mask.
-#[inline]
-fn compact(m: u64) -> u16 {
-    let mut out = 0u16;
-    let mut bits = m;
-    while bits != 0 {
-        out |= 1 << (bits.trailing_zeros() / 3);
-        bits &= bits - 1;
-    }
-    out
-}
-
 /// The best 5-card rank (exact raw) among the subsets of a set of at least 5 positions.
 #[inline]
 fn best_five(c: Counts, wheel: Wheel) -> u32 {
@@ -652,7 +640,9 @@ fn best_five(c: Counts, wheel: Wheel) -> u32 {
         }
         return v;
     }
-    if let Some(t) = straight_top(compact(c1), wheel) {
+    // the ranks present: the union of the four suits' rank masks
+    let ranks = (c.1 | c.1 >> 16 | c.1 >> 32 | c.1 >> 48) as u16 & 0x1fff;
+    if let Some(t) = straight_top(ranks, wheel) {
         return 4 << CAT | t << 17;
     }
     // `n` highest ranks of `m` as nibbles from bit 13 down
