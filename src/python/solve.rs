@@ -154,6 +154,20 @@ fn splits_arrays<'py>(
     ))
 }
 
+/// Runs one enumeration of the solver's scratch on a checked hand, without the GIL, and returns
+/// its splits as arrays; `legal_settings` and `frontier` differ only in `collect`.
+fn hand_splits<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    wheel: &str,
+    collect: impl FnOnce(&mut solve::Scratch, &[u8; 13], Wheel) -> Vec<Split> + Send,
+) -> PyResult<SplitArrays<'py>> {
+    let w = super::eval::parse_wheel(wheel)?;
+    let h = extract_hand(hand)?;
+    let out = py.detach(|| with_scratch(|s| collect(s, &h, w)));
+    splits_arrays(py, &h, &out)
+}
+
 /// Every legal setting of a hand: (codes (N, 13) front/middle/back, raw ranks (N, 3)).
 #[pyfunction]
 #[pyo3(signature = (hand, wheel = "low"))]
@@ -162,11 +176,11 @@ pub fn legal_settings<'py>(
     hand: &Bound<'py, PyAny>,
     wheel: &str,
 ) -> PyResult<SplitArrays<'py>> {
-    let w = super::eval::parse_wheel(wheel)?;
-    let h = extract_hand(hand)?;
-    let mut out = Vec::new();
-    py.detach(|| with_scratch(|s| s.legal_settings(&h, w, &mut out)));
-    splits_arrays(py, &h, &out)
+    hand_splits(py, hand, wheel, |s, h, w| {
+        let mut out = Vec::new();
+        s.legal_settings(h, w, &mut out);
+        out
+    })
 }
 
 /// The Pareto frontier of a hand's legal settings, strongest back first (same arrays).
@@ -177,13 +191,10 @@ pub fn frontier<'py>(
     hand: &Bound<'py, PyAny>,
     wheel: &str,
 ) -> PyResult<SplitArrays<'py>> {
-    let w = super::eval::parse_wheel(wheel)?;
-    let h = extract_hand(hand)?;
-    let out = with_scratch(|s| {
-        s.frontier(&h, w);
+    hand_splits(py, hand, wheel, |s, h, w| {
+        s.frontier(h, w);
         s.frontier.clone()
-    });
-    splits_arrays(py, &h, &out)
+    })
 }
 
 fn choice_parts(c: Choice) -> (&'static str, Option<&'static str>) {
