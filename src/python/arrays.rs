@@ -5,8 +5,6 @@ use crate::error::Error;
 use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use super::errors::IntoPyResult;
-
 /// A read-only view of a 2-D `uint8` array whose width is one of `widths`.
 pub fn readonly_u8_2d<'py>(
     obj: &Bound<'py, PyAny>,
@@ -25,20 +23,19 @@ pub fn readonly_u8_2d<'py>(
             got,
         }
     };
-    let untyped = obj
-        .cast::<PyUntypedArray>()
-        .map_err(|_| {
-            let type_name = obj.get_type().name().map(|n| n.to_string());
-            shape_err(format!("a {} object", type_name.unwrap_or_default()))
-        })
-        .py_err()?;
+    let untyped = obj.cast::<PyUntypedArray>().map_err(|_| {
+        let type_name = obj.get_type().name().map(|n| n.to_string());
+        shape_err(format!("a {} object", type_name.unwrap_or_default()))
+    })?;
     let dtype = untyped.dtype().to_string();
     if untyped.ndim() != 2 || !widths.contains(&untyped.shape()[1]) {
-        return Err(shape_err(format!("shape {:?} ({dtype})", untyped.shape()))).py_err();
+        return Err(PyErr::from(shape_err(format!(
+            "shape {:?} ({dtype})",
+            untyped.shape()
+        ))));
     }
     let typed = obj
         .cast::<PyArray2<u8>>()
-        .map_err(|_| shape_err(format!("dtype {dtype}")))
-        .py_err()?;
+        .map_err(|_| shape_err(format!("dtype {dtype}")))?;
     Ok(typed.readonly())
 }

@@ -1,6 +1,5 @@
 //! `Card` and `CardSet` as immutable, hashable, picklable Python objects, and card parsing.
 
-use super::errors::IntoPyResult;
 use crate::card::{self, Card, CardSet};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -33,20 +32,19 @@ impl PyCard {
                 position: 1,
                 reason: "card codes are 0..=51".into(),
             })
-            .py_err()
+            .map_err(PyErr::from)
     }
     /// Parses one card: `As`, `as`, `AS`, `10h`, `Th`, `A♠`.
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
-        let cards = card::parse_cards(text).py_err()?;
+        let cards = card::parse_cards(text)?;
         match cards.as_slice() {
             [c] => Ok(PyCard(*c)),
-            _ => Err(crate::error::Error::InvalidCard {
+            _ => Err(PyErr::from(crate::error::Error::InvalidCard {
                 token: text.to_string(),
                 position: 1,
                 reason: format!("expected one card, got {}", cards.len()),
-            })
-            .py_err(),
+            })),
         }
     }
     #[getter]
@@ -113,12 +111,11 @@ impl PyCardSet {
     #[staticmethod]
     fn from_mask(mask: u64) -> PyResult<Self> {
         if mask >> 52 != 0 {
-            return Err(crate::error::Error::InvalidCard {
+            return Err(PyErr::from(crate::error::Error::InvalidCard {
                 token: format!("{mask:#x}"),
                 position: 0,
                 reason: "mask has bits above 51".into(),
-            })
-            .py_err();
+            }));
         }
         Ok(PyCardSet(CardSet(mask)))
     }
@@ -168,11 +165,7 @@ impl PyCardSet {
 /// Parses text into a list of cards (spaces and/or commas between cards).
 #[pyfunction]
 pub fn parse_cards(text: &str) -> PyResult<Vec<PyCard>> {
-    Ok(card::parse_cards(text)
-        .py_err()?
-        .into_iter()
-        .map(PyCard)
-        .collect())
+    Ok(card::parse_cards(text)?.into_iter().map(PyCard).collect())
 }
 
 /// One card from a `Card`, a code or a one-card string.
@@ -181,7 +174,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Card> {
         return Ok(c.get().0);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Card::parse_token(s.to_str()?.trim(), position).py_err();
+        return Card::parse_token(s.to_str()?.trim(), position).map_err(PyErr::from);
     }
     let out_of_range = |token: String| crate::error::Error::InvalidCard {
         token,
@@ -193,11 +186,11 @@ pub fn extract_card(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Card> {
             .ok()
             .and_then(|c| Card::from_code(c).ok())
             .ok_or_else(|| out_of_range(code.to_string()))
-            .py_err();
+            .map_err(PyErr::from);
     }
     // an int too big for i64 is a bad code, not a wrong type
     if obj.cast::<PyInt>().is_ok() {
-        return Err(out_of_range(obj.str()?.to_string())).py_err();
+        return Err(PyErr::from(out_of_range(obj.str()?.to_string())));
     }
     Err(PyTypeError::new_err(format!(
         "card at position {position}: expected Card, str or int, got {}",
@@ -208,7 +201,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Card> {
 /// Distinct cards from a string, a `CardSet`, or an iterable of cards / codes / strings.
 pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return card::parse_cards(s.to_str()?).py_err();
+        return card::parse_cards(s.to_str()?).map_err(PyErr::from);
     }
     if let Ok(set) = obj.cast::<PyCardSet>() {
         return Ok(set.get().0.cards_desc());
@@ -217,6 +210,6 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     for (i, item) in obj.try_iter()?.enumerate() {
         cards.push(extract_card(&item?, i + 1)?);
     }
-    card::check_distinct(&cards).py_err()?;
+    card::check_distinct(&cards)?;
     Ok(cards)
 }

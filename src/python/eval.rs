@@ -1,7 +1,6 @@
 //! Row evaluation for Python: `HandRank`, `evaluate`, and the numpy batch path.
 
 use super::cards::{extract_cards, PyCard};
-use super::errors::IntoPyResult;
 use crate::error::Error;
 use crate::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
 use numpy::PyArray1;
@@ -15,11 +14,10 @@ pub fn parse_wheel(wheel: &str) -> PyResult<Wheel> {
     match wheel {
         "low" => Ok(Wheel::Low),
         "second" => Ok(Wheel::Second),
-        other => Err(Error::InvalidRules {
+        other => Err(PyErr::from(Error::InvalidRules {
             field: "wheel".into(),
             reason: format!("expected 'low' or 'second', got {other:?}"),
-        })
-        .py_err(),
+        })),
     }
 }
 
@@ -46,7 +44,7 @@ impl PyHandRank {
                 expected: "a value produced by evaluate/evaluate_batch".into(),
                 got: raw.to_string(),
             })
-            .py_err()
+            .map_err(PyErr::from)
     }
     /// The ordered integer (see the README's "HandRank layout").
     #[getter]
@@ -118,7 +116,9 @@ pub fn evaluate(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<PyHandRank> {
         return Ok(PyHandRank(rank));
     }
     let cards = extract_cards(cards)?;
-    core_evaluate(&cards, w).map(PyHandRank).py_err()
+    core_evaluate(&cards, w)
+        .map(PyHandRank)
+        .map_err(PyErr::from)
 }
 
 /// The per-call hot path (DESIGN §4 budget: 150 ns): a list or tuple of 3 or 5 distinct `int`
@@ -191,5 +191,5 @@ pub fn evaluate_batch<'py>(
                 .collect()
         }))
     });
-    Ok(PyArray1::from_vec(py, out.py_err()?))
+    Ok(PyArray1::from_vec(py, out?))
 }

@@ -12,15 +12,13 @@ use pyo3::prelude::*;
 
 /// Checks a `threads=` argument: `None` (all cores) or a positive count.
 fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
-    use errors::IntoPyResult;
     match threads {
         None => Ok(None),
         Some(n) if n >= 1 => Ok(usize::try_from(n).ok()),
-        Some(n) => Err(crate::error::Error::InvalidArgument {
+        Some(n) => Err(PyErr::from(crate::error::Error::InvalidArgument {
             name: "threads".into(),
             reason: format!("expected None (all cores) or a positive number of threads, got {n}"),
-        })
-        .py_err(),
+        })),
     }
 }
 

@@ -4,7 +4,6 @@
 //! The Python side validates first and names fields in its own errors; this parser checks again
 //! (the class is reachable from Python) and names the field the same way.
 
-use super::errors::IntoPyResult;
 use crate::error::{Error, Result};
 use crate::eval::{Category, Wheel};
 use crate::rules::{
@@ -54,7 +53,7 @@ impl<'a, 'py> Table<'a, 'py> {
         for key in self.dict.keys() {
             let key: String = key.str()?.extract()?;
             if !allowed.contains(&key.as_str()) {
-                return Err(bad(&self.field(&key), "unknown field")).py_err();
+                return Err(PyErr::from(bad(&self.field(&key), "unknown field")));
             }
         }
         Ok(())
@@ -70,7 +69,10 @@ impl<'a, 'py> Table<'a, 'py> {
             None => Ok(default.to_string()),
             Some(v) => match v.cast::<PyString>() {
                 Ok(s) => Ok(s.to_str()?.to_string()),
-                Err(_) => Err(bad(&self.field(key), format!("expected text, got {v}"))).py_err(),
+                Err(_) => Err(PyErr::from(bad(
+                    &self.field(key),
+                    format!("expected text, got {v}"),
+                ))),
             },
         }
     }
@@ -80,11 +82,10 @@ impl<'a, 'py> Table<'a, 'py> {
             None => Ok(default),
             Some(v) => match v.cast::<PyBool>() {
                 Ok(b) => Ok(b.is_true()),
-                Err(_) => Err(bad(
+                Err(_) => Err(PyErr::from(bad(
                     &self.field(key),
                     format!("expected true or false, got {v}"),
-                ))
-                .py_err(),
+                ))),
             },
         }
     }
@@ -99,7 +100,10 @@ impl<'a, 'py> Table<'a, 'py> {
 
 fn units(v: &Bound<'_, PyAny>, field: &str) -> PyResult<u32> {
     if v.is_instance_of::<PyBool>() {
-        return Err(bad(field, format!("expected a whole number, got {v}"))).py_err();
+        return Err(PyErr::from(bad(
+            field,
+            format!("expected a whole number, got {v}"),
+        )));
     }
     match v.extract::<i64>() {
         Ok(n) => u32::try_from(n)
@@ -109,8 +113,11 @@ fn units(v: &Bound<'_, PyAny>, field: &str) -> PyResult<u32> {
                     format!("must be between 0 and {}, got {n}", u32::MAX),
                 )
             })
-            .py_err(),
-        Err(_) => Err(bad(field, format!("expected a whole number, got {v}"))).py_err(),
+            .map_err(PyErr::from),
+        Err(_) => Err(PyErr::from(bad(
+            field,
+            format!("expected a whole number, got {v}"),
+        ))),
     }
 }
 
@@ -119,11 +126,10 @@ fn sub_dict<'py>(parent: &Table<'_, 'py>, key: &str) -> PyResult<Option<Bound<'p
         None => Ok(None),
         Some(v) => match v.cast_into::<PyDict>() {
             Ok(d) => Ok(Some(d)),
-            Err(e) => Err(bad(
+            Err(e) => Err(PyErr::from(bad(
                 &parent.field(key),
                 format!("expected a table, got {}", e.into_inner()),
-            ))
-            .py_err(),
+            ))),
         },
     }
 }
@@ -142,11 +148,10 @@ fn parse_bonus(t: &Table<'_, '_>, rules: &mut Rules) -> PyResult<()> {
         "replace" => BonusMode::Replace,
         "add" => BonusMode::Add,
         other => {
-            return Err(bad(
+            return Err(PyErr::from(bad(
                 &t.field("mode"),
                 format!("expected 'replace' or 'add', got {other:?}"),
-            ))
-            .py_err()
+            )))
         }
     };
     let unlisted = match rules.bonus_mode {
@@ -168,16 +173,14 @@ fn parse_bonus(t: &Table<'_, '_>, rules: &mut Rules) -> PyResult<()> {
             let cat = Category::ALL
                 .into_iter()
                 .find(|c| category_key(*c) == key)
-                .ok_or_else(|| bad(&field, "unknown hand category"))
-                .py_err()?;
+                .ok_or_else(|| bad(&field, "unknown hand category"))?;
             if row == Row::Front
                 && !matches!(cat, Category::HighCard | Category::Pair | Category::Trips)
             {
-                return Err(bad(
+                return Err(PyErr::from(bad(
                     &field,
                     "a 3-card front is only high_card, pair or trips",
-                ))
-                .py_err();
+                )));
             }
             rules.bonus[row as usize][cat as usize] = units(&value, &field)?;
         }
@@ -192,17 +195,12 @@ fn parse_kind_amount<'s>(
 ) -> PyResult<(&'s str, u32)> {
     t.check_keys(&["kind", "amount"])?;
     let kind = t.text("kind", default)?;
-    let kind = kinds
-        .iter()
-        .copied()
-        .find(|k| *k == kind)
-        .ok_or_else(|| {
-            bad(
-                &t.field("kind"),
-                format!("expected one of {kinds:?}, got {kind:?}"),
-            )
-        })
-        .py_err()?;
+    let kind = kinds.iter().copied().find(|k| *k == kind).ok_or_else(|| {
+        bad(
+            &t.field("kind"),
+            format!("expected one of {kinds:?}, got {kind:?}"),
+        )
+    })?;
     Ok((kind, t.units("amount")?.unwrap_or(0)))
 }
 
@@ -212,11 +210,10 @@ fn parse_naturals(t: &Table<'_, '_>, rules: &mut Rules) -> PyResult<()> {
         "auto" => Declaration::Auto,
         "must_declare" => Declaration::MustDeclare,
         other => {
-            return Err(bad(
+            return Err(PyErr::from(bad(
                 &t.field("declaration"),
                 format!("expected 'auto' or 'must_declare', got {other:?}"),
-            ))
-            .py_err()
+            )))
         }
     };
     rules.natural_must_show = t.flag("must_show", false)?;
@@ -226,9 +223,7 @@ fn parse_naturals(t: &Table<'_, '_>, rules: &mut Rules) -> PyResult<()> {
         for (key, value) in values.iter() {
             let key: String = key.str()?.extract()?;
             let field = format!("{path}.{key}");
-            let kind = NaturalKind::from_key(&key)
-                .map_err(|_| bad(&field, "unknown natural"))
-                .py_err()?;
+            let kind = NaturalKind::from_key(&key).map_err(|_| bad(&field, "unknown natural"))?;
             rules.naturals.push(NaturalRule {
                 kind,
                 value: units(&value, &field)?,
@@ -263,7 +258,7 @@ pub fn rules_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<Rules> {
         "timeout",
     ])?;
     let mut rules = Rules {
-        wheel: parse_wheel(&top.text("wheel", "low")?, "wheel").py_err()?,
+        wheel: parse_wheel(&top.text("wheel", "low")?, "wheel")?,
         double_bonus: top.flag("double_bonus", false)?,
         majority_point: top.units("majority_point")?.unwrap_or(0),
         overall_point: top.units("overall_point")?.unwrap_or(0),
@@ -334,16 +329,18 @@ pub fn rules_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<Rules> {
         let text: String = match order.cast::<PyString>() {
             Ok(s) => s.to_str()?.to_lowercase(),
             Err(_) => {
-                return Err(bad("suit_order", format!("expected text, got {order}"))).py_err()
+                return Err(PyErr::from(bad(
+                    "suit_order",
+                    format!("expected text, got {order}"),
+                )))
             }
         };
         let mut suits = [0u8; 4];
         if text.chars().count() != 4 {
-            return Err(bad(
+            return Err(PyErr::from(bad(
                 "suit_order",
                 format!("expected four suits, got {text:?}"),
-            ))
-            .py_err();
+            )));
         }
         for (slot, ch) in suits.iter_mut().zip(text.chars()) {
             *slot = match ch {
@@ -352,11 +349,10 @@ pub fn rules_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<Rules> {
                 'h' => 2,
                 's' => 3,
                 _ => {
-                    return Err(bad(
+                    return Err(PyErr::from(bad(
                         "suit_order",
                         format!("unknown suit {ch:?} in {text:?}"),
-                    ))
-                    .py_err()
+                    )))
                 }
             };
         }
@@ -366,14 +362,13 @@ pub fn rules_from_dict(spec: &Bound<'_, PyDict>) -> PyResult<Rules> {
         "foul" => Timeout::Foul,
         "auto" => Timeout::Auto,
         other => {
-            return Err(bad(
+            return Err(PyErr::from(bad(
                 "timeout",
                 format!("expected 'foul' or 'auto', got {other:?}"),
-            ))
-            .py_err()
+            )))
         }
     };
-    rules.validate().py_err()?;
+    rules.validate()?;
     Ok(rules)
 }
 
@@ -406,13 +401,11 @@ impl PyRules {
         let row = Row::ALL
             .into_iter()
             .find(|r| r.name() == row)
-            .ok_or_else(|| bad("row", format!("unknown row {row:?}")))
-            .py_err()?;
+            .ok_or_else(|| bad("row", format!("unknown row {row:?}")))?;
         let cat = Category::ALL
             .into_iter()
             .find(|c| category_key(*c) == category)
-            .ok_or_else(|| bad("category", format!("unknown hand category {category:?}")))
-            .py_err()?;
+            .ok_or_else(|| bad("category", format!("unknown hand category {category:?}")))?;
         Ok(self.0.row_value(row, cat))
     }
 

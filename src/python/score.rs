@@ -7,7 +7,6 @@
 //! card problems, the row.
 
 use super::cards::{extract_cards, PyCard};
-use super::errors::IntoPyResult;
 use super::eval::PyHandRank;
 use super::rules::PyRules;
 use crate::card::Card;
@@ -33,12 +32,11 @@ fn extract_setting(
 ) -> PyResult<Setting> {
     let got = rows.len().saturating_sub(start);
     if got != 3 {
-        return Err(Error::InvalidShape {
+        return Err(PyErr::from(Error::InvalidShape {
             what: format!("player {player}"),
             expected: "3 rows (front, middle, back)".into(),
             got: format!("{got} rows"),
-        })
-        .py_err();
+        }));
     }
     let mut cards: [Vec<Card>; 3] = Default::default();
     for (slot, row) in cards.iter_mut().zip(Row::ALL) {
@@ -47,7 +45,7 @@ fn extract_setting(
             .map_err(|e| with_context(py, e, &format!("player {player}, {} row", row.name())))?;
     }
     Setting::new(&cards[0], &cards[1], &cards[2])
-        .py_err()
+        .map_err(PyErr::from)
         .map_err(|e| with_context(py, e, &format!("player {player}")))
 }
 
@@ -59,20 +57,17 @@ fn extract_decision(py: Python<'_>, player: usize, item: &Bound<'_, PyAny>) -> P
         "play" => Ok(Decision::Play(extract_setting(py, player, t, 1)?)),
         "declare" => {
             let key: String = t.get_item(1)?.extract()?;
-            let natural = NaturalKind::from_key(&key)
-                .map_err(|_| Error::InvalidDecision {
-                    player,
-                    reason: format!("unknown natural {key:?}"),
-                })
-                .py_err()?;
+            let natural = NaturalKind::from_key(&key).map_err(|_| Error::InvalidDecision {
+                player,
+                reason: format!("unknown natural {key:?}"),
+            })?;
             let setting = extract_setting(py, player, t, 2)?;
             Ok(Decision::Declare { natural, setting })
         }
-        other => Err(Error::InvalidDecision {
+        other => Err(PyErr::from(Error::InvalidDecision {
             player,
             reason: format!("unknown decision {other:?}"),
-        })
-        .py_err(),
+        })),
     }
 }
 
@@ -165,7 +160,7 @@ pub fn settle<'py>(
         parsed.push(extract_decision(py, player, &item?)?);
     }
     // One round is microseconds of work: not worth releasing the GIL.
-    let result = score::settle(&parsed, &rules.get().0, bankrolls.as_deref(), dealer).py_err()?;
+    let result = score::settle(&parsed, &rules.get().0, bankrolls.as_deref(), dealer)?;
     settlement_dict(py, &result)
 }
 
@@ -178,7 +173,7 @@ pub fn find_naturals<'py>(
     rules: &Bound<'py, PyRules>,
 ) -> PyResult<Bound<'py, PyList>> {
     let cards = extract_cards(hand)?;
-    let found = naturals::find_naturals(&cards, &rules.get().0).py_err()?;
+    let found = naturals::find_naturals(&cards, &rules.get().0)?;
     let out = PyList::empty(py);
     for m in found {
         let setting = match &m.setting {

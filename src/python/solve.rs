@@ -2,7 +2,6 @@
 //! rayon, Ctrl-C between chunks), frontier / legal-setting listings and table training.
 
 use super::cards::extract_cards;
-use super::errors::IntoPyResult;
 use super::rules::PyRules;
 use crate::card::{validate_rows, Card};
 use crate::error::Error;
@@ -51,7 +50,7 @@ fn extract_hand(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 13]> {
             expected: "13 cards".into(),
             got: format!("{} cards", v.len()),
         })
-        .py_err()
+        .map_err(PyErr::from)
 }
 
 /// Compiled outcome tables for one rule set and table size (built by `chinese_poker.solver`).
@@ -75,10 +74,10 @@ impl PyTableEv {
             middle.as_array().to_vec(),
             back.as_array().to_vec(),
         ];
-        let tables = OutcomeTables::new(r.wheel, dist, scoop_rate).py_err()?;
+        let tables = OutcomeTables::new(r.wheel, dist, scoop_rate)?;
         TableEv::new(r, players, tables)
             .map(|t| PyTableEv(Arc::new(t)))
-            .py_err()
+            .map_err(PyErr::from)
     }
     #[getter]
     fn players(&self) -> usize {
@@ -115,7 +114,7 @@ impl PyRowValues {
         ];
         RowValues::new(w, values)
             .map(|v| PyRowValues(Arc::new(v)))
-            .py_err()
+            .map_err(PyErr::from)
     }
     #[getter]
     fn monotone(&self) -> bool {
@@ -249,7 +248,7 @@ fn run_solve<'py>(
     } else {
         solve::solve(&h, &r, players, &objective, top_k)
     };
-    solution_dict(py, &sol.py_err()?)
+    solution_dict(py, &sol?)
 }
 
 /// Solves one hand for the table objective.
@@ -288,14 +287,16 @@ fn setting_from_codes(player: usize, codes: &[u8]) -> PyResult<Setting> {
         reason: why,
     };
     if codes.len() != 13 {
-        return Err(bad(format!("expected 13 cards, got {}", codes.len()))).py_err();
+        return Err(PyErr::from(bad(format!(
+            "expected 13 cards, got {}",
+            codes.len()
+        ))));
     }
     let cards = codes
         .iter()
         .map(|&c| Card::from_code(c))
-        .collect::<crate::error::Result<Vec<Card>>>()
-        .py_err()?;
-    Setting::new(&cards[..3], &cards[3..8], &cards[8..]).py_err()
+        .collect::<crate::error::Result<Vec<Card>>>()?;
+    Setting::new(&cards[..3], &cards[3..8], &cards[8..]).map_err(PyErr::from)
 }
 
 /// Opponent decisions as tuples: ("play", 13 codes), ("declare", natural, 13 codes),
@@ -311,18 +312,17 @@ fn extract_opponent(player: usize, item: &Bound<'_, PyAny>) -> PyResult<Decision
         }
         "declare" => {
             let key: String = t.get_item(1)?.extract()?;
-            let natural = NaturalKind::from_key(&key).py_err()?;
+            let natural = NaturalKind::from_key(&key)?;
             let codes: Vec<u8> = t.get_item(2)?.extract()?;
             Ok(Decision::Declare {
                 natural,
                 setting: setting_from_codes(player, &codes)?,
             })
         }
-        other => Err(Error::InvalidDecision {
+        other => Err(PyErr::from(Error::InvalidDecision {
             player,
             reason: format!("unknown decision {other:?}"),
-        })
-        .py_err(),
+        })),
     }
 }
 
@@ -421,7 +421,7 @@ pub fn solve_batch<'py>(
         .collect();
     drop(arr);
     let flat: Vec<u8> = hands.iter().flatten().copied().collect();
-    validate_rows(&flat, 13, "codes").py_err()?;
+    validate_rows(&flat, 13, "codes")?;
     let r = rules_of(rules);
     let te = table.get().0.clone();
     let n = hands.len();
@@ -503,7 +503,7 @@ pub fn train_tables<'py>(
     if let Some(e) = callback_err {
         return Err(e);
     }
-    let report = report.py_err()?;
+    let report = report?;
     let d = PyDict::new(py);
     let [f, m, b] = report.tables.dist;
     d.set_item("front", PyArray1::from_vec(py, f))?;
