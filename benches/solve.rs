@@ -106,11 +106,20 @@ fn main() {
     let mut codes = vec![[0u8; 13]; hs.len()];
     let mut values = vec![0f64; hs.len()];
     let mut choice = vec![0u8; hs.len()];
+    let mut natural = vec![0u8; hs.len()];
     let mut times = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();
         chinese_poker::parallel::with_threads(Some(1), || {
-            solve_batch_table_ev(&te, &rules, &hs, &mut codes, &mut values, &mut choice)
+            solve_batch_table_ev(
+                &te,
+                &rules,
+                &hs,
+                &mut codes,
+                &mut values,
+                &mut choice,
+                &mut natural,
+            )
         });
         times.push(t.elapsed().as_secs_f64() * 1e6 / hs.len() as f64);
     }

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import pickle
+from typing import Any
 
 import chinese_poker as cp
+import numpy as np
 import pytest
-from chinese_poker import presets
+from chinese_poker import _core, presets
 from chinese_poker.exceptions import (
     DuplicateCardError,
+    InvalidArgumentError,
     InvalidCardError,
     InvalidDecisionError,
     InvalidRulesError,
@@ -187,14 +190,88 @@ def test_bad_arguments() -> None:
         cp.settle([P0, P1], "pokerfever_western", bankrolls=[1, 2, 3])
     with pytest.raises(InvalidDecisionError, match="player 1: bankroll -4"):
         cp.settle([P0, P1], "pokerfever_western", bankrolls=[1, -4])
-    with pytest.raises(TypeError, match="player 1"):
+    with pytest.raises(InvalidDecisionError, match="player 1: expected a Setting.*got int"):
         cp.settle([P0, 42], "maceplay")  # type: ignore[list-item]
-    with pytest.raises(TypeError, match="decisions"):
+    with pytest.raises(InvalidDecisionError, match="player 0: .*got a string"):
+        cp.settle(["As Ks Qs", P1], "maceplay")  # type: ignore[list-item]
+    with pytest.raises(InvalidShapeError, match="decisions"):
         cp.settle("As Ks", "maceplay")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="rules"):
+    with pytest.raises(InvalidShapeError, match="decisions"):
+        cp.settle(42, "maceplay")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="rules"):
         cp.settle([P0, P1], 3)  # type: ignore[arg-type]
     with pytest.raises(InvalidRulesError, match="unknown preset"):
         cp.settle([P0, P1], "thirteen")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "pattern"),
+    [
+        # a string is not a list of bankrolls (it used to be read as [1, 2])
+        ({"bankrolls": "12"}, InvalidShapeError, "bankrolls: expected a sequence of ints"),
+        ({"bankrolls": b"12"}, InvalidShapeError, "bankrolls"),
+        ({"bankrolls": 12}, InvalidShapeError, "bankrolls"),
+        # floats are refused, not truncated (1.9 used to become 1)
+        ({"bankrolls": [1.9, 100]}, InvalidArgumentError, r"bankrolls\[0\].*got float"),
+        ({"bankrolls": [float("nan"), 100]}, InvalidArgumentError, r"bankrolls\[0\]"),
+        ({"bankrolls": [100, float("inf")]}, InvalidArgumentError, r"bankrolls\[1\]"),
+        ({"bankrolls": [2**63, 100]}, InvalidArgumentError, r"bankrolls\[0\].*9223372036854775808"),
+        ({"bankrolls": [True, 100]}, InvalidArgumentError, r"bankrolls\[0\].*bool"),
+        ({"bankrolls": [1, 2, 3, 4, 5]}, InvalidShapeError, "bankrolls"),
+        ({"dealer": 2**64}, InvalidShapeError, "dealer: expected a seat number 0..1"),
+        ({"dealer": -(2**200)}, InvalidShapeError, "dealer"),
+        ({"dealer": 1.0}, InvalidArgumentError, "dealer.*got float"),
+        ({"dealer": True}, InvalidArgumentError, "dealer.*bool"),
+        ({"dealer": "1"}, InvalidArgumentError, "dealer.*got str"),
+    ],
+)
+def test_bad_bankrolls_and_dealer(kwargs: dict[str, object], error: type[Exception], pattern: str) -> None:
+    with pytest.raises(error, match=pattern):
+        cp.settle([P0, P1], "pokerfever_western", **kwargs)  # type: ignore[arg-type]
+
+
+def test_numpy_ints_are_ints() -> None:
+    result = cp.settle([P0, P1], "pokerfever_western", np.array([50, 60]), np.int64(1))
+    assert result.dealer == 1 and result.bankrolls_after is not None
+
+
+def test_results_are_core_classes_and_round_trip() -> None:
+    result = cp.settle([P0, P1, P2, P3], "maceplay", dealer=1)
+    assert type(result) is cp.Settlement is _core.Settlement
+    assert repr(result) == f"Settlement(dealer=1, totals={result.totals}, capped=False)"
+    for obj in (result, *result.players, *result.matchups, *result.payments, *result.matchups[0].rows):
+        clone = pickle.loads(pickle.dumps(obj))
+        assert clone == obj and type(clone) is type(obj)
+        assert type(obj)._from_dict(obj.to_dict()) == obj  # type: ignore[attr-defined]
+        assert json.loads(json.dumps(obj.to_dict())) == obj.to_dict()
+        assert repr(obj).startswith(type(obj).__name__ + "(")
+    with pytest.raises(AttributeError):
+        result.dealer = 3  # type: ignore[misc]
+    assert result.points(1, 0) == -result.points(0, 1) == -result.matchup(1, 0).points
+    with pytest.raises(InvalidArgumentError, match="no matchup between seats 2 and 2"):
+        result.matchup(2, 2)
+    with pytest.raises(InvalidArgumentError, match="y"):
+        result.matchup(0, 9)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.pop("players"),
+        lambda d: d["players"][0].update(status="winning"),
+        lambda d: d["players"][0].update(setting="As As Ks / 2c 3c 4c 5c 6c / 7c 8c 9c Tc Jc"),
+        lambda d: d["players"][0].update(ranks=[1, 2, 3]),
+        lambda d: d["matchups"][0].update(kind="duel"),
+        lambda d: d["matchups"][0].update(a="zero"),
+        lambda d: d["matchups"].pop(),
+        lambda d: d["payments"].append({"matchup": 99, "payer": 0, "payee": 1, "owed": 1, "paid": 1}),
+    ],
+)
+def test_damaged_settlement_data_is_refused(damage: Any) -> None:
+    data = cp.settle([P0, P1, P2], "maceplay").to_dict()
+    damage(data)
+    with pytest.raises((InvalidShapeError, InvalidCardError, DuplicateCardError)):
+        cp.Settlement._from_dict(data)  # type: ignore[attr-defined]
 
 
 def test_setting_errors_name_the_row() -> None:

@@ -13,6 +13,7 @@ from chinese_poker import _core
 from chinese_poker import solver as S
 from chinese_poker.exceptions import (
     DuplicateCardError,
+    InvalidArgumentError,
     InvalidCardError,
     InvalidRulesError,
     InvalidShapeError,
@@ -207,7 +208,7 @@ def test_bad_input_gives_clear_errors() -> None:
         cp.solve_batch(bad)
     with pytest.raises(InvalidShapeError, match="RowValues front"):
         cp.solve(HAND, objective=cp.RowValues([1.0, 2.0], np.zeros(7462), np.zeros(7462)))
-    with pytest.raises(InvalidShapeError, match="samples"):
+    with pytest.raises(InvalidArgumentError, match="samples"):
         cp.MonteCarlo(samples=1)
     with pytest.raises(InvalidShapeError, match="opponents"):
         cp.solve(HAND, objective=cp.BestResponse([]))

@@ -32,22 +32,28 @@ from .scoring import (
 )
 from .solver import (
     Alternative,
+    BatchSolution,
     BestResponse,
     MonteCarlo,
     RowValues,
     Solution,
+    Solver,
     TableEV,
+    parse_hands,
     solve,
     solve_batch,
 )
 
 __all__ = [
     "Alternative",
+    "BatchSolution",
     "BestResponse",
     "MonteCarlo",
     "RowValues",
     "Solution",
+    "Solver",
     "TableEV",
+    "parse_hands",
     "solve",
     "solve_batch",
     "DOUBLED_BONUS",

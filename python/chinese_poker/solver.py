@@ -24,13 +24,16 @@ Objectives (what "best" means):
 - :class:`BestResponse`: the exact best score against opponents whose settings are known
   (reviewing a finished hand).
 - :class:`RowValues`: your own value for each row's rank; the best setting maximises the sum.
+
+A bot solving hand after hand holds a :class:`Solver`, which fixes the rule set, table size,
+objective and tables once; :func:`solve` and :func:`solve_batch` are thin wrappers over one.
+Results (:class:`Solution`, :class:`Alternative`) are frozen classes built by the core.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import operator
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -42,8 +45,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._core import HandRank
-from .exceptions import InvalidRulesError, InvalidShapeError
+from ._core import Alternative, HandRank, Solution, parse_hands
+from .exceptions import InvalidArgumentError, InvalidRulesError, InvalidShapeError
 from .rules import RuleSet
 from .scoring import DecisionLike, Declare, Setting, Surrender
 
@@ -56,6 +59,8 @@ __all__ = [
     "Solution",
     "TableEV",
     "BatchSolution",
+    "Solver",
+    "parse_hands",
     "frontier",
     "legal_settings",
     "load_tables",
@@ -76,6 +81,11 @@ FIVE_CLASSES = 7462
 
 # -- objectives ------------------------------------------------------------------------------
 
+MAX_SAMPLES: int = _core.MAX_SAMPLES
+MAX_THREADS: int = _core.MAX_THREADS
+#: Largest magnitude of a row value: three rows of them still sum to a finite float.
+MAX_ROW_VALUE = 1e300
+
 
 @dataclass(frozen=True)
 class TableEV:
@@ -94,51 +104,139 @@ class TableEV:
 
     tables: str | Path | None = None
 
+    def __post_init__(self) -> None:
+        if self.tables is not None and not isinstance(self.tables, str | Path):
+            raise InvalidArgumentError(
+                f"tables: expected a path or None, got {type(self.tables).__name__}"
+            )
 
-@dataclass(frozen=True)
+
+_ROW_CLASSES = (("front", FRONT_CLASSES), ("middle", FIVE_CLASSES), ("back", FIVE_CLASSES))
+
+
+def _row_spec(name: str, spec: object, size: int) -> Any:
+    """A callable as it is, else a read-only float64 array of ``size`` finite values."""
+    if callable(spec):
+        return spec
+    try:
+        arr = np.asarray(spec)
+    except (TypeError, ValueError) as e:
+        raise InvalidArgumentError(f"RowValues {name}: not an array of numbers ({e})") from None
+    if arr.dtype.kind not in "biuf":
+        raise InvalidArgumentError(
+            f"RowValues {name}: expected real numbers, got dtype {arr.dtype}"
+        )
+    if arr.shape != (size,):
+        raise InvalidShapeError(
+            f"RowValues {name}: expected {size} values (one per rank class), got shape {arr.shape}"
+        )
+    out = arr.astype(np.float64)
+    _check_values(name, out)
+    out.setflags(write=False)
+    return out
+
+
+def _check_values(name: str, values: npt.NDArray[np.float64]) -> None:
+    bad = ~(np.abs(values) <= MAX_ROW_VALUE)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InvalidArgumentError(
+            f"RowValues {name}: value {values[i]!r} at class {i} is not a finite number of "
+            f"magnitude at most {MAX_ROW_VALUE:g}"
+        )
+
+
 class RowValues:
     """Your value for each row's rank; a setting is worth the sum of its three rows.
 
     Each of ``front``, ``middle``, ``back`` is either an array with one value per rank class
     (455 front classes, 7,462 five-card classes, weakest first, as :func:`rank_classes` lists
     them) or a function ``HandRank -> float``, called once per class before solving. Values
-    that never decrease with rank are solved on the frontier; otherwise every legal setting is
-    searched (slower, still exact). The values are not points: the hand always plays unless the
-    rule set declares naturals automatically.
+    must be real and at most ``1e300`` in magnitude. Values that never decrease with rank are
+    solved on the frontier; otherwise every legal setting is searched (slower, still exact). The
+    values are not points: the hand always plays unless the rule set declares naturals
+    automatically.
+
+    A ``RowValues`` is an immutable value: arrays are copied read-only, ``==`` and ``hash``
+    compare the arrays' contents (and functions by identity), and it pickles and copies (with
+    module-level functions, as pickle requires).
     """
 
-    front: RowValueSpec
-    middle: RowValueSpec
-    back: RowValueSpec
-    _compiled: dict[str, _core.RowValues] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
+    __slots__ = ("_specs", "_compiled")
+
+    def __init__(self, front: RowValueSpec, middle: RowValueSpec, back: RowValueSpec) -> None:
+        specs = tuple(
+            _row_spec(name, spec, size)
+            for (name, size), spec in zip(_ROW_CLASSES, (front, middle, back), strict=True)
+        )
+        object.__setattr__(self, "_specs", specs)
+        object.__setattr__(self, "_compiled", {})
+
+    @property
+    def front(self) -> RowValueSpec:
+        return self._specs[0]  # type: ignore[no-any-return]
+
+    @property
+    def middle(self) -> RowValueSpec:
+        return self._specs[1]  # type: ignore[no-any-return]
+
+    @property
+    def back(self) -> RowValueSpec:
+        return self._specs[2]  # type: ignore[no-any-return]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("RowValues is immutable")
+
+    def __reduce__(self) -> tuple[type[RowValues], tuple[Any, Any, Any]]:
+        return (RowValues, self._specs)
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(s.tobytes() if isinstance(s, np.ndarray) else s for s in self._specs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RowValues):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        parts = (
+            f"{name}=<{s.shape[0]} values>" if isinstance(s, np.ndarray) else f"{name}={s!r}"
+            for (name, _), s in zip(_ROW_CLASSES, self._specs, strict=True)
+        )
+        return f"RowValues({', '.join(parts)})"
 
     def compiled(self, wheel: str) -> _core.RowValues:
-        if wheel not in self._compiled:
+        """The core's values for ``wheel`` (functions are called here, once per wheel)."""
+        cache: dict[str, _core.RowValues] = self._compiled
+        if wheel not in cache:
             front_raw, five_raw = _core.rank_classes(wheel)
             arrays = [
                 _values(name, spec, raws)
-                for name, spec, raws in (
-                    ("front", self.front, front_raw),
-                    ("middle", self.middle, five_raw),
-                    ("back", self.back, five_raw),
+                for (name, _), spec, raws in zip(
+                    _ROW_CLASSES, self._specs, (front_raw, five_raw, five_raw), strict=True
                 )
             ]
-            self._compiled[wheel] = _core.RowValues(wheel, *arrays)
-        return self._compiled[wheel]
+            cache[wheel] = _core.RowValues(wheel, *arrays)
+        return cache[wheel]
 
 
-def _values(name: str, spec: RowValueSpec, raws: npt.NDArray[np.uint32]) -> npt.NDArray[np.float64]:
-    if callable(spec):
-        return np.array([float(spec(HandRank(int(r)))) for r in raws], dtype=np.float64)
-    arr = np.asarray(spec, dtype=np.float64)
-    if arr.shape != raws.shape:
-        raise InvalidShapeError(
-            f"RowValues {name}: expected {raws.shape[0]} values (one per rank class), "
-            f"got shape {arr.shape}"
-        )
-    return arr
+def _values(name: str, spec: Any, raws: npt.NDArray[np.uint32]) -> npt.NDArray[np.float64]:
+    if not callable(spec):
+        return spec  # type: ignore[no-any-return]
+    out = np.empty(len(raws), dtype=np.float64)
+    for i, r in enumerate(raws):
+        v = spec(HandRank(int(r)))
+        if isinstance(v, bool | complex) or not isinstance(v, int | float | np.integer | np.floating):
+            raise InvalidArgumentError(
+                f"RowValues {name}: the function returned {v!r} for class {i}; expected a real "
+                "number"
+            )
+        out[i] = float(v)
+    _check_values(name, out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -148,12 +246,28 @@ class BestResponse:
 
     opponents: Sequence[DecisionLike]
 
+    def __post_init__(self) -> None:
+        if isinstance(self.opponents, str | bytes) or not isinstance(self.opponents, Sequence):
+            raise InvalidArgumentError(
+                "opponents: expected a sequence of 1 to 3 decisions, got "
+                f"{type(self.opponents).__name__}"
+            )
+        object.__setattr__(self, "opponents", tuple(self.opponents))
+
+
+def _int_field(name: str, value: object, lo: int, hi: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InvalidArgumentError(f"{name}: expected an int from {lo} to {hi}, got {value!r}")
+
 
 @dataclass(frozen=True)
 class MonteCarlo:
     """The best mean score over ``samples`` sampled deals of the unseen cards to the opponents
     (all of them, for the table size), each opponent set by ``opponent_policy``; every candidate
-    is scored exactly on the same deals. Deterministic for a ``seed`` whatever ``threads``."""
+    is scored exactly on the same deals. Deterministic for a ``seed`` whatever ``threads``.
+
+    ``samples``: 2 to ``MAX_SAMPLES`` (10⁷); ``seed``: 0 to 2⁶⁴ − 1; ``threads``: ``None`` (all
+    cores) or 1 to ``MAX_THREADS``. Ctrl-C interrupts a long run (``KeyboardInterrupt``)."""
 
     samples: int = 1000
     seed: int = 0
@@ -161,152 +275,21 @@ class MonteCarlo:
     threads: int | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 2:
-            raise InvalidShapeError(
-                f"MonteCarlo samples: expected at least 2, got {self.samples!r}"
+        _int_field("samples", self.samples, 2, MAX_SAMPLES)
+        _int_field("seed", self.seed, 0, 2**64 - 1)
+        if self.threads is not None:
+            _int_field("threads", self.threads, 1, MAX_THREADS)
+        if not isinstance(self.opponent_policy, TableEV):
+            raise InvalidArgumentError(
+                "opponent_policy: expected a TableEV (the policy that sets the opponents' "
+                f"hands), got {type(self.opponent_policy).__name__}"
             )
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise InvalidShapeError(f"MonteCarlo seed: expected an int ≥ 0, got {self.seed!r}")
 
 
 Objective: TypeAlias = TableEV | RowValues | BestResponse | MonteCarlo
 
 
-# -- results ---------------------------------------------------------------------------------
-
-
 _CARDS = tuple(_core.Card(c) for c in range(52))
-
-
-def _setting(codes: Sequence[int]) -> Setting:
-    # Codes from the core are valid and distinct: skip Setting's parsing and checks.
-    cards = [_CARDS[c] for c in codes]
-    s: Setting = object.__new__(Setting)
-    object.__setattr__(s, "front", tuple(cards[:3]))
-    object.__setattr__(s, "middle", tuple(cards[3:8]))
-    object.__setattr__(s, "back", tuple(cards[8:]))
-    return s
-
-
-def _ranks(raws: Sequence[int]) -> tuple[HandRank, HandRank, HandRank]:
-    f, m, b = (HandRank(int(r)) for r in raws)
-    return f, m, b
-
-
-@dataclass(frozen=True, slots=True)
-class Alternative:
-    """A candidate play: its cards (``codes``: front, middle, back), row ranks (``raw_ranks``:
-    ``HandRank.raw`` values) and value (``stderr`` for Monte Carlo)."""
-
-    codes: tuple[int, ...]
-    raw_ranks: tuple[int, int, int]
-    value: float
-    stderr: float
-
-    @property
-    def setting(self) -> Setting:
-        return _setting(self.codes)
-
-    @property
-    def ranks(self) -> tuple[HandRank, HandRank, HandRank]:
-        """Front, middle and back ranks."""
-        return _ranks(self.raw_ranks)
-
-    def describe(self) -> str:
-        return " / ".join(r.describe() for r in self.ranks)
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    """What to do with a hand under an objective.
-
-    ``decision`` is ``"play"``, ``"declare"`` (``natural`` names it) or ``"surrender"``;
-    ``setting`` lays out the 13 cards (the natural's layout when declaring); ``value`` is the
-    decision's value under the objective (points, except for :class:`RowValues`), ``stderr``
-    its standard error (Monte Carlo only); ``alternatives`` the best plays, best first.
-    """
-
-    decision: Decision
-    natural: str | None
-    setting: Setting
-    raw_ranks: tuple[int, int, int]
-    value: float
-    stderr: float | None
-    play_value: float
-    natural_held: tuple[str, int, float] | None
-    surrender_value: float | None
-    alternatives: tuple[Alternative, ...]
-    candidates: int
-    objective: str
-    players: int
-    rules: str
-
-    @property
-    def ranks(self) -> tuple[HandRank, HandRank, HandRank]:
-        """Front, middle and back ranks of ``setting``."""
-        return _ranks(self.raw_ranks)
-
-    def as_decision(self) -> Setting | Declare | Surrender:
-        """The decision in the form :func:`chinese_poker.settle` takes."""
-        if self.decision == "surrender":
-            return Surrender()
-        if self.decision == "declare":
-            assert self.natural is not None
-            return Declare(self.natural, self.setting)  # type: ignore[arg-type]
-        return self.setting
-
-    def explain(self) -> str:
-        """The decision and why, in plain words."""
-        unit = "" if self.objective == "RowValues" else " points"
-        opp = self.players - 1
-        what = {
-            "TableEV": f"expected score against {opp} opponent{'s' * (opp > 1)} "
-            "(trained outcome tables)",
-            "MonteCarlo": f"mean score over sampled deals to {opp} opponent{'s' * (opp > 1)}",
-            "BestResponse": "exact score against the given opponents",
-            "RowValues": "sum of your row values",
-        }[self.objective]
-
-        def fmt(v: float, se: float | None = None) -> str:
-            s = f"{v:+.3f}{unit}"
-            return s + (f" ± {se:.3f}" if se else "")
-
-        lines = [
-            f"Rule set {self.rules}, {self.players} players; objective {self.objective}: {what}."
-        ]
-        rows = zip(("front", "middle", "back"), self.setting.rows(), self.ranks, strict=True)
-        layout = "\n".join(
-            f"  {name:<7}{' '.join(c.pretty() for c in cards):<16} {rank.describe()}"
-            for name, cards, rank in rows
-        )
-        if self.decision == "declare":
-            assert self.natural_held is not None
-            kind, units, v = self.natural_held
-            lines.append(
-                f"Declare {kind.replace('_', ' ')}: {units} from each opponent, {fmt(v)} "
-                f"(the best play is worth {fmt(self.play_value)})."
-            )
-        elif self.decision == "surrender":
-            assert self.surrender_value is not None
-            lines.append(
-                f"Surrender: {fmt(self.surrender_value)} loses less than the best play "
-                f"({fmt(self.play_value)})."
-            )
-        else:
-            lines.append(f"Play, worth {fmt(self.value, self.stderr)}:")
-        lines.append(layout)
-        if self.decision == "play" and self.natural_held is not None:
-            kind, units, v = self.natural_held
-            lines.append(f"Holds {kind.replace('_', ' ')} ({fmt(v)}) but playing is worth more.")
-        if len(self.alternatives) > 1:
-            lines.append(f"Next best of {self.candidates} candidate settings:")
-            for i, alt in enumerate(self.alternatives[1:], 2):
-                value = fmt(alt.value, alt.stderr or None)
-                lines.append(f"  {i}. {value}  {alt.setting}  ({alt.describe()})")
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.explain()
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -319,7 +302,9 @@ def _rule_set(rules: RuleSet | str | None) -> RuleSet:
         return RuleSet.preset(rules)
     if isinstance(rules, RuleSet):
         return rules
-    raise TypeError(f"rules: expected a RuleSet, a preset name or None, got {type(rules).__name__}")
+    raise InvalidArgumentError(
+        f"rules: expected a RuleSet, a preset name or None, got {type(rules).__name__}"
+    )
 
 
 def _check_players(players: object) -> int:
@@ -540,51 +525,127 @@ def train_all(
 # -- solving ---------------------------------------------------------------------------------
 
 
-def _opponent(seat: int, d: object) -> tuple[Any, ...]:
-    def codes(s: Setting) -> list[int]:
-        return [c.code for row in s.rows() for c in row]
+class Solver:
+    """A solver fixed once to a rule set, table size, objective and tables, for callers that
+    solve hand after hand (a bot): each :meth:`solve` goes straight to the core.
 
-    if isinstance(d, Setting):
-        return ("play", codes(d))
-    if isinstance(d, Declare):
-        return ("declare", d.natural, codes(d.setting))
-    if isinstance(d, Surrender):
-        return ("surrender",)
-    if isinstance(d, tuple | list) and len(d) == 3:
-        return ("play", codes(Setting(*d)))
-    raise TypeError(
-        f"opponent {seat}: expected a Setting, Declare, Surrender or (front, middle, back), "
-        f"got {type(d).__name__}"
-    )
+    ``rules``: a :class:`RuleSet`, a preset name or ``None`` (plain default rules); ``players``:
+    the table size, 2 to 4 (for :class:`BestResponse`, one more than the opponents given);
+    ``objective``: default :class:`TableEV`; ``tables``: a tables file for the table objective
+    (or Monte Carlo's opponent policy) where the objective does not name one.
+
+        >>> import chinese_poker as cp
+        >>> bot = cp.Solver("maceplay", players=3)
+        >>> bot.solve("As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d").decision
+        'play'
+    """
+
+    __slots__ = ("rules", "players", "objective", "_compiled", "_objective")
+
+    rules: RuleSet
+    players: int
+    objective: Objective
+
+    def __init__(
+        self,
+        rules: RuleSet | str | None = None,
+        players: int = 4,
+        objective: Objective | None = None,
+        tables: str | Path | None = None,
+    ) -> None:
+        rs = _rule_set(rules)
+        obj = _with_tables(TableEV() if objective is None else objective, tables)
+        if isinstance(obj, BestResponse):
+            core_obj = _core.Objective.best_response(obj.opponents)
+            players = len(obj.opponents) + 1
+        else:
+            players = _check_players(players)
+            if isinstance(obj, TableEV):
+                core_obj = _core.Objective.table_ev(load_tables(rs, players, obj.tables))
+            elif isinstance(obj, RowValues):
+                core_obj = _core.Objective.row_values(obj.compiled(rs.wheel))
+            elif isinstance(obj, MonteCarlo):
+                table = load_tables(rs, players, obj.opponent_policy.tables)
+                core_obj = _core.Objective.monte_carlo(table, obj.samples, obj.seed, obj.threads)
+            else:
+                raise InvalidArgumentError(
+                    "objective: expected TableEV, RowValues, BestResponse or MonteCarlo, "
+                    f"got {type(obj).__name__}"
+                )
+        for name, value in (
+            ("rules", rs),
+            ("players", players),
+            ("objective", obj),
+            ("_compiled", rs.compiled),
+            ("_objective", core_obj),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Solver is immutable")
+
+    def __repr__(self) -> str:
+        return (
+            f"Solver(rules={self.rules.name!r}, players={self.players}, "
+            f"objective={type(self.objective).__name__})"
+        )
+
+    def solve(self, hand: str | Sequence[Any] | _core.CardSet, top_k: int = 5) -> Solution:
+        """The best decision for 13 cards: ``hand`` is a card string, cards, codes (a numpy row
+        too) or a ``CardSet``; ``top_k`` (≥ 1) best plays are listed.
+
+        Raises ``InvalidShapeError`` (not 13 cards), ``InvalidCardError`` /
+        ``DuplicateCardError`` (bad or repeated cards), ``InvalidArgumentError`` (``top_k``).
+        """
+        return _core.solve(hand, self._compiled, self.players, self._objective, top_k, self.rules.name)
+
+    def solve_batch(self, codes: npt.NDArray[np.uint8], threads: int | None = None) -> BatchSolution:
+        """Solves an (N, 13) ``uint8`` array of hands (table objective only), in Rust threads
+        with the GIL released (``threads=None``: all cores; at most ``MAX_THREADS``, and no
+        more threads than CPUs are used); Ctrl-C interrupts it. Results never depend on
+        ``threads``. The array is copied once, so it may change while the batch runs."""
+        if not isinstance(self.objective, TableEV):
+            raise InvalidArgumentError(
+                "objective: only the TableEV objective runs in batches, got "
+                f"{type(self.objective).__name__}"
+            )
+        settings, values, decisions, naturals = _core.solve_batch(
+            codes, self._compiled, self._objective, threads
+        )
+        return BatchSolution(settings, values, decisions, naturals)
 
 
-def _hand_arg(hand: object) -> Any:
-    # The core takes strings, CardSets and sequences of Cards / int codes as they are; anything
-    # else (numpy rows, numpy integers) is converted here.
-    if isinstance(hand, str | _core.CardSet):
-        return hand
-    if isinstance(hand, np.ndarray):
-        return hand.tolist()
-    if isinstance(hand, list | tuple) and all(
-        type(c) is int or type(c) is _core.Card for c in hand
-    ):
-        return hand
+def _with_tables(objective: Objective, tables: str | Path | None) -> Objective:
+    if tables is None:
+        return objective
+    if isinstance(objective, TableEV):
+        if objective.tables is None:
+            return TableEV(tables)
+        if str(objective.tables) == str(tables):
+            return objective
+    elif isinstance(objective, MonteCarlo):
+        if objective.opponent_policy.tables is None:
+            return MonteCarlo(objective.samples, objective.seed, TableEV(tables), objective.threads)
+        if str(objective.opponent_policy.tables) == str(tables):
+            return objective
+    else:
+        raise InvalidArgumentError(
+            f"tables: the {type(objective).__name__} objective uses no outcome tables"
+        )
+    raise InvalidArgumentError("tables: the objective already names another tables file")
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_solver(rules: RuleSet | str | None, players: int, objective: Objective | None) -> Solver:
+    return Solver(rules, players, objective)
+
+
+def _solver(rules: RuleSet | str | None, players: int, objective: Objective | None) -> Solver:
     try:
-        items = list(hand)  # type: ignore[call-overload]
+        return _cached_solver(rules, players, objective)
     except TypeError:
-        raise TypeError(f"hand: expected 13 cards, got {type(hand).__name__}") from None
-    out: list[Any] = []
-    for position, c in enumerate(items, 1):
-        if isinstance(c, str | _core.Card):
-            out.append(c)
-            continue
-        try:
-            out.append(operator.index(c))
-        except TypeError:
-            raise TypeError(
-                f"card at position {position}: expected Card, str or int, got {type(c).__name__}"
-            ) from None
-    return out
+        # unhashable arguments (a BestResponse holding lists): nothing to reuse
+        return Solver(rules, players, objective)
 
 
 def solve(
@@ -596,72 +657,58 @@ def solve(
 ) -> Solution:
     """The best decision for 13 cards under ``rules`` (a :class:`RuleSet`, a preset name, or
     ``None`` for the plain default rules) at a table of ``players``, for ``objective``
-    (default :class:`TableEV`). ``top_k``: how many best plays to list.
+    (default :class:`TableEV`). ``top_k``: how many best plays to list (≥ 1).
+
+    The same as ``Solver(rules, players, objective).solve(hand, top_k)``; solvers are cached,
+    so repeated calls with the same arguments load nothing again.
 
     Raises ``InvalidShapeError`` (not 13 cards, bad player count), ``InvalidCardError`` /
-    ``DuplicateCardError`` (bad or repeated cards), ``InvalidRulesError`` (unusable tables).
+    ``DuplicateCardError`` (bad or repeated cards), ``InvalidRulesError`` (unusable tables),
+    ``InvalidArgumentError`` (``top_k``, an objective of the wrong type).
     """
-    rs = _rule_set(rules)
-    compiled = rs.compiled
-    obj: Objective = TableEV() if objective is None else objective
-    h = _hand_arg(hand)
-    if isinstance(obj, TableEV):
-        table = load_tables(rs, _check_players(players), obj.tables)
-        raw = _core.solve_table_ev(h, compiled, table, top_k)
-    elif isinstance(obj, RowValues):
-        raw = _core.solve_row_values(
-            h, compiled, obj.compiled(rs.wheel), _check_players(players), top_k
-        )
-    elif isinstance(obj, BestResponse):
-        opps = [_opponent(i, d) for i, d in enumerate(obj.opponents, 1)]
-        if not 1 <= len(opps) <= 3:
-            raise InvalidShapeError(f"BestResponse: expected 1 to 3 opponents, got {len(opps)}")
-        players = len(opps) + 1
-        raw = _core.solve_best_response(h, compiled, opps, top_k)
-    elif isinstance(obj, MonteCarlo):
-        table = load_tables(rs, _check_players(players), obj.opponent_policy.tables)
-        raw = _core.solve_monte_carlo(h, compiled, table, obj.samples, obj.seed, obj.threads, top_k)
-    else:
-        raise TypeError(
-            f"objective: expected TableEV, RowValues, BestResponse or MonteCarlo, "
-            f"got {type(obj).__name__}"
-        )
-    return _solution(raw, players, rs.name)
+    return _solver(rules, players, objective).solve(hand, top_k)
 
 
-def _solution(raw: dict[str, Any], players: int, rules_name: str) -> Solution:
-    mc = raw["objective"] == "MonteCarlo"
-    alts = tuple(
-        Alternative(tuple(codes), (ranks[0], ranks[1], ranks[2]), float(v), float(se))
-        for codes, ranks, v, se in raw["alternatives"]
-    )
-    nat = raw["natural"]
-    return Solution(
-        decision=raw["choice"],
-        natural=raw["declared"],
-        setting=_setting(raw["codes"]),
-        raw_ranks=(raw["ranks"][0], raw["ranks"][1], raw["ranks"][2]),
-        value=float(raw["value"]),
-        stderr=float(raw["stderr"]) if mc else None,
-        play_value=float(raw["play_value"]),
-        natural_held=None if nat is None else (str(nat[0]), int(nat[1]), float(nat[2])),
-        surrender_value=raw["surrender_value"],
-        alternatives=alts,
-        candidates=int(raw["candidates"]),
-        objective=raw["objective"],
-        players=players,
-        rules=rules_name,
-    )
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BatchSolution:
-    """Batch results: ``settings`` (N, 13) uint8 codes in front/middle/back order, ``values``
-    (N,) expected scores, ``decisions`` (N,) uint8 (0 play, 1 declare, 2 surrender)."""
+    """Batch results, one row per hand: ``settings`` (N, 13) uint8 codes in front/middle/back
+    order, ``values`` (N,) expected scores, ``decisions`` (N,) uint8 (0 play, 1 declare,
+    2 surrender) and ``naturals`` (N,) uint8, the declared natural's index in
+    ``NATURAL_INDEX`` (255: none). :meth:`decision` gives hand ``i``'s decision in the form
+    :func:`chinese_poker.settle` takes, so batch results settle exactly as :func:`solve`'s."""
 
     settings: npt.NDArray[np.uint8]
     values: npt.NDArray[np.float64]
     decisions: npt.NDArray[np.uint8]
+    naturals: npt.NDArray[np.uint8]
+
+    #: The natural each ``naturals`` index stands for.
+    NATURAL_INDEX: tuple[str, ...] = field(default=_core.NATURAL_INDEX, init=False, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.decisions)
+
+    def decision(self, i: int) -> Setting | Declare | Surrender:
+        """Hand ``i``'s decision: a :class:`Setting`, :class:`Declare` or :class:`Surrender`."""
+        n = len(self.decisions)
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not -n <= i < n:
+            raise InvalidArgumentError(f"i: expected a hand index from {-n} to {n - 1}, got {i!r}")
+        codes = self.settings[i]
+        setting = Setting._trusted(
+            tuple(_CARDS[c] for c in codes[:3]),
+            tuple(_CARDS[c] for c in codes[3:8]),
+            tuple(_CARDS[c] for c in codes[8:]),
+        )
+        choice = int(self.decisions[i])
+        if choice == 2:
+            return Surrender()
+        if choice == 1:
+            return Declare(self.NATURAL_INDEX[int(self.naturals[i])], setting)  # type: ignore[arg-type]
+        return setting
+
+    def decisions_list(self) -> list[Setting | Declare | Surrender]:
+        """Every hand's decision, in order."""
+        return [self.decision(i) for i in range(len(self.decisions))]
 
 
 def solve_batch(
@@ -673,28 +720,23 @@ def solve_batch(
 ) -> BatchSolution:
     """Solves an (N, 13) ``uint8`` array of hands with the table objective, in Rust threads
     with the GIL released (``threads=None``: all cores); Ctrl-C interrupts it. Results never
-    depend on ``threads``."""
-    rs = _rule_set(rules)
-    obj = TableEV() if objective is None else objective
-    if not isinstance(obj, TableEV):
-        raise TypeError("solve_batch: only the TableEV objective runs in batches")
-    table = load_tables(rs, _check_players(players), obj.tables)
-    settings, values, decisions = _core.solve_batch(codes, rs.compiled, table, threads)
-    return BatchSolution(settings, values, decisions)
+    depend on ``threads``. The same as ``Solver(rules, players, objective).solve_batch(codes,
+    threads)``."""
+    return _solver(rules, players, objective).solve_batch(codes, threads)
 
 
 def legal_settings(
     hand: str | Sequence[Any] | _core.CardSet, wheel: str = "low"
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32]]:
     """Every legal setting: (N, 13) codes in front/middle/back order and (N, 3) raw ranks."""
-    return _core.legal_settings(_hand_arg(hand), wheel)
+    return _core.legal_settings(hand, wheel)
 
 
 def frontier(
     hand: str | Sequence[Any] | _core.CardSet, wheel: str = "low"
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32]]:
     """The Pareto frontier of the legal settings (same arrays), strongest back first."""
-    return _core.frontier(_hand_arg(hand), wheel)
+    return _core.frontier(hand, wheel)
 
 
 def rank_classes(wheel: str = "low") -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:

@@ -166,23 +166,13 @@ pub fn evaluate_batch<'py>(
     py: Python<'py>,
     codes: &Bound<'py, PyAny>,
     wheel: &str,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let threads = super::threads_arg(threads)?;
     let w = parse_wheel(wheel)?;
-    let arr = super::arrays::readonly_u8_2d(codes, "codes", &[3, 5])?;
-    let view = arr.as_array();
-    let width = view.ncols();
-    let flat: Vec<u8>;
-    let data: &[u8] = match view.as_slice() {
-        Some(s) => s,
-        None => {
-            flat = view.iter().copied().collect();
-            &flat
-        }
-    };
+    let (data, width) = super::arrays::u8_rows(codes, "codes", &[3, 5])?;
     let out = py.detach(|| -> crate::error::Result<Vec<u32>> {
-        crate::card::validate_rows(data, width, "codes")?;
+        crate::card::validate_rows(&data, width, "codes")?;
         let ev = Evaluator::new(w);
         Ok(crate::parallel::with_threads(threads, || {
             data.par_chunks(width.max(1))

@@ -2,23 +2,62 @@
 
 mod arrays;
 mod cards;
+mod decision;
 mod errors;
 mod eval;
+mod results;
 mod rules;
 mod score;
 mod solve;
 
+use crate::error::Error;
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt};
 
-/// Checks a `threads=` argument: `None` (all cores) or a positive count.
-fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
+/// The error for argument `name`, with `reason` saying what it accepts.
+fn bad_arg(name: &str, reason: impl Into<String>) -> PyErr {
+    PyErr::from(Error::InvalidArgument {
+        name: name.into(),
+        reason: reason.into(),
+    })
+}
+
+/// A Python `int` (never a `bool`, a float or a numpy float) in `lo..=hi`, or an
+/// `InvalidArgumentError` naming `name`. Taking the object rather than a Rust integer keeps
+/// `2**64` or `-1` from surfacing as PyO3's `OverflowError`.
+fn int_arg(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128) -> PyResult<i128> {
+    let expected = || format!("expected an int from {lo} to {hi}");
+    if obj.is_instance_of::<PyBool>() {
+        return Err(bad_arg(name, format!("{}, got a bool", expected())));
+    }
+    let value: Option<i128> = if obj.is_instance_of::<PyInt>() {
+        obj.extract::<i128>().ok()
+    } else {
+        // numpy integers and other `__index__` types count as ints; floats do not
+        match obj.call_method0("__index__") {
+            Ok(i) => i.extract::<i128>().ok(),
+            Err(_) => {
+                let type_name = obj.get_type().name()?;
+                return Err(bad_arg(name, format!("{}, got {type_name}", expected())));
+            }
+        }
+    };
+    match value {
+        Some(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(bad_arg(name, format!("{}, got {}", expected(), obj.repr()?))),
+    }
+}
+
+/// Checks a `threads=` argument: `None` (all cores) or 1..=`MAX_THREADS` (see
+/// `crate::parallel` for why larger counts are refused).
+fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     match threads {
         None => Ok(None),
-        Some(n) if n >= 1 => Ok(usize::try_from(n).ok()),
-        Some(n) => Err(PyErr::from(crate::error::Error::InvalidArgument {
-            name: "threads".into(),
-            reason: format!("expected None (all cores) or a positive number of threads, got {n}"),
-        })),
+        Some(t) if t.is_none() => Ok(None),
+        Some(t) => {
+            let max = crate::parallel::MAX_THREADS as i128;
+            int_arg(t, "threads", 1, max).map(|n| Some(n as usize))
+        }
     }
 }
 
@@ -27,21 +66,35 @@ mod _core {
     #[pymodule_export]
     use super::cards::{parse_cards, PyCard, PyCardSet};
     #[pymodule_export]
+    use super::arrays::parse_hands;
+    #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
+    #[pymodule_export]
+    use super::results::{
+        PyAlternative, PyMatchup, PyPayment, PyPlayerResult, PyRowResult, PySettlement,
+        PySolution,
+    };
     #[pymodule_export]
     use super::rules::PyRules;
     #[pymodule_export]
     use super::score::{find_naturals, settle};
     #[pymodule_export]
     use super::solve::{
-        frontier, legal_settings, monte_carlo_opponents, rank_classes, solve_batch,
-        solve_best_response, solve_monte_carlo, solve_row_values, solve_table_ev, tables_key,
-        train_tables, PyRowValues, PyTableEv,
+        frontier, legal_settings, monte_carlo_opponents, rank_classes, solve, solve_batch,
+        tables_key, train_tables, PyObjective, PyRowValues, PyTableEv,
     };
 
     #[pymodule_init]
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {
         use super::PyModuleMethods;
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        // the index a batch result's `naturals` array holds for each natural (255: none)
+        let names: Vec<&str> = crate::rules::NaturalKind::ALL
+            .iter()
+            .map(|k| k.key())
+            .collect();
+        m.add("NATURAL_INDEX", pyo3::types::PyTuple::new(m.py(), names)?)?;
+        m.add("MAX_THREADS", crate::parallel::MAX_THREADS)?;
+        m.add("MAX_SAMPLES", crate::solve::MAX_SAMPLES)
     }
 }

@@ -2,29 +2,30 @@
 //! rayon, Ctrl-C between chunks), frontier / legal-setting listings and table training.
 
 use super::cards::extract_cards;
+use super::decision::extract_decisions;
+use super::results::PySolution;
 use super::rules::PyRules;
-use crate::card::{validate_rows, Card};
+use crate::card::validate_rows;
 use crate::error::Error;
 use crate::eval::Wheel;
-use crate::rules::{NaturalKind, Rules};
-use crate::score::Decision;
-use crate::setting::Setting;
+use crate::rules::Rules;
 use crate::solve::monte_carlo::{sample_opponents, Opponent};
 use crate::solve::train::{train, TrainConfig};
 use crate::solve::{
-    self, tables_key as core_tables_key, with_scratch, Choice, Classes, Objective, OutcomeTables,
-    Policy, RowValues, Solution, Split, TableEv,
+    self as core_solve, tables_key as core_tables_key, with_scratch, Classes, Objective, OutcomeTables, Policy,
+    RowValues, Split, TableEv,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
-use std::sync::Arc;
+use pyo3::types::{PyDict, PyList};
+use std::sync::{Arc, Mutex};
 
 type Pair<'py, A, B> = (Bound<'py, A>, Bound<'py, B>);
 type SplitArrays<'py> = Pair<'py, PyArray2<u8>, PyArray2<u32>>;
 type BatchArrays<'py> = (
     Bound<'py, PyArray2<u8>>,
     Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<u8>>,
     Bound<'py, PyArray1<u8>>,
 );
 
@@ -159,7 +160,7 @@ fn hand_splits<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
     wheel: &str,
-    collect: impl FnOnce(&mut solve::Scratch, &[u8; 13], Wheel) -> Vec<Split> + Send,
+    collect: impl FnOnce(&mut core_solve::Scratch, &[u8; 13], Wheel) -> Vec<Split> + Send,
 ) -> PyResult<SplitArrays<'py>> {
     let w = super::eval::parse_wheel(wheel)?;
     let h = extract_hand(hand)?;
@@ -196,179 +197,137 @@ pub fn frontier<'py>(
     })
 }
 
-fn choice_parts(c: Choice) -> (&'static str, Option<&'static str>) {
-    match c {
-        Choice::Play => ("play", None),
-        Choice::Declare(k) => ("declare", Some(k.key())),
-        Choice::Surrender => ("surrender", None),
+/// An objective compiled for the core: built once from `chinese_poker.solver`'s objective
+/// classes (tables loaded, opponents' decisions converted) and reused for every hand.
+#[pyclass(name = "Objective", module = "chinese_poker._core", frozen)]
+pub struct PyObjective(pub Objective);
+
+#[pymethods]
+impl PyObjective {
+    /// Expected score against the table from these outcome tables.
+    #[staticmethod]
+    fn table_ev(table: &Bound<'_, PyTableEv>) -> Self {
+        PyObjective(Objective::TableEv(table.get().0.clone()))
+    }
+    /// Sum of per-row values.
+    #[staticmethod]
+    fn row_values(values: &Bound<'_, PyRowValues>) -> Self {
+        PyObjective(Objective::RowValues(values.get().0.clone()))
+    }
+    /// Exact score against 1 to 3 known opponents (seats 1..; the solved hand is seat 0), each a
+    /// `Setting`, `Declare`, `Surrender` or `(front, middle, back)`.
+    #[staticmethod]
+    fn best_response(opponents: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let opps = extract_decisions(opponents, "BestResponse opponents", 1)?;
+        if !(1..=3).contains(&opps.len()) {
+            return Err(PyErr::from(Error::InvalidShape {
+                what: "BestResponse opponents".into(),
+                expected: "1 to 3 opponents".into(),
+                got: opps.len().to_string(),
+            }));
+        }
+        Ok(PyObjective(Objective::BestResponse(opps)))
+    }
+    /// Mean score over `samples` sampled deals, opponents set by the table policy.
+    #[staticmethod]
+    #[pyo3(signature = (table, samples, seed, threads = None))]
+    fn monte_carlo(
+        table: &Bound<'_, PyTableEv>,
+        samples: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let samples = super::int_arg(samples, "samples", 2, core_solve::MAX_SAMPLES as i128)? as usize;
+        let seed = super::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
+        Ok(PyObjective(Objective::MonteCarlo {
+            samples,
+            seed,
+            policy: Policy::TableEv(table.get().0.clone()),
+            threads: super::threads_arg(threads)?,
+        }))
+    }
+    /// "TableEV", "RowValues", "BestResponse" or "MonteCarlo".
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    /// The table size the objective fixes (its tables', or 1 + the opponents given); `None`
+    /// for row values, which fit any table.
+    #[getter]
+    fn players(&self) -> Option<usize> {
+        match &self.0 {
+            Objective::TableEv(te) => Some(te.players),
+            Objective::MonteCarlo {
+                policy: Policy::TableEv(te),
+                ..
+            } => Some(te.players),
+            Objective::BestResponse(opps) => Some(opps.len() + 1),
+            Objective::RowValues(_) => None,
+        }
+    }
+    fn __repr__(&self) -> String {
+        format!("Objective('{}')", self.0.name())
     }
 }
 
-fn solution_dict<'py>(py: Python<'py>, s: &Solution) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    let (choice, natural) = choice_parts(s.choice);
-    d.set_item("choice", choice)?;
-    d.set_item("declared", natural)?;
-    d.set_item("codes", s.codes.to_vec())?;
-    d.set_item("ranks", s.ranks.to_vec())?;
-    d.set_item("value", s.value)?;
-    d.set_item("stderr", s.stderr)?;
-    d.set_item("play_value", s.play_value)?;
-    d.set_item(
-        "natural",
-        s.natural.map(|(k, units, v)| (k.key(), units, v)),
-    )?;
-    d.set_item("surrender_value", s.surrender_value)?;
-    let alts = PyList::empty(py);
-    for a in &s.alternatives {
-        alts.append((a.codes.to_vec(), a.split.ranks.to_vec(), a.value, a.stderr))?;
+fn top_k_arg(top_k: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match top_k {
+        None => Ok(5),
+        Some(k) => Ok(super::int_arg(k, "top_k", 1, 1_000_000)? as usize),
     }
-    d.set_item("alternatives", alts)?;
-    d.set_item("candidates", s.candidates)?;
-    d.set_item("objective", s.objective)?;
-    Ok(d)
 }
 
-fn run_solve<'py>(
-    py: Python<'py>,
-    hand: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyRules>>,
-    players: usize,
-    objective: Objective,
-    top_k: usize,
-) -> PyResult<Bound<'py, PyDict>> {
+/// Solves one hand for any objective: the decision, its value and the `top_k` best plays.
+/// Heavy objectives (Monte Carlo, best response) run without the GIL; Monte Carlo checks for
+/// Ctrl-C between blocks of samples.
+#[pyfunction]
+#[pyo3(signature = (hand, rules, players, objective, top_k = None, rules_name = "custom"))]
+pub fn solve(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
+    players: &Bound<'_, PyAny>,
+    objective: &Bound<'_, PyObjective>,
+    top_k: Option<&Bound<'_, PyAny>>,
+    rules_name: &str,
+) -> PyResult<PySolution> {
     let h = extract_hand(hand)?;
-    let r = rules_of(rules);
-    let heavy = matches!(
-        objective,
-        Objective::MonteCarlo { .. } | Objective::BestResponse(_)
-    );
-    let sol = if heavy {
-        py.detach(|| solve::solve(&h, &r, players, &objective, top_k))
-    } else {
-        solve::solve(&h, &r, players, &objective, top_k)
-    };
-    solution_dict(py, &sol?)
-}
-
-/// Solves one hand for the table objective.
-#[pyfunction]
-#[pyo3(signature = (hand, rules, table, top_k = 5))]
-pub fn solve_table_ev<'py>(
-    py: Python<'py>,
-    hand: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyRules>>,
-    table: &Bound<'py, PyTableEv>,
-    top_k: usize,
-) -> PyResult<Bound<'py, PyDict>> {
-    let te = table.get().0.clone();
-    let players = te.players;
-    run_solve(py, hand, rules, players, Objective::TableEv(te), top_k)
-}
-
-/// Solves one hand for user row values.
-#[pyfunction]
-#[pyo3(signature = (hand, rules, values, players = 4, top_k = 5))]
-pub fn solve_row_values<'py>(
-    py: Python<'py>,
-    hand: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyRules>>,
-    values: &Bound<'py, PyRowValues>,
-    players: usize,
-    top_k: usize,
-) -> PyResult<Bound<'py, PyDict>> {
-    let rv = values.get().0.clone();
-    run_solve(py, hand, rules, players, Objective::RowValues(rv), top_k)
-}
-
-fn setting_from_codes(player: usize, codes: &[u8]) -> PyResult<Setting> {
-    let bad = |why: String| Error::InvalidDecision {
-        player,
-        reason: why,
-    };
-    if codes.len() != 13 {
-        return Err(PyErr::from(bad(format!(
-            "expected 13 cards, got {}",
-            codes.len()
-        ))));
-    }
-    let cards = codes
-        .iter()
-        .map(|&c| Card::from_code(c))
-        .collect::<crate::error::Result<Vec<Card>>>()?;
-    Setting::new(&cards[..3], &cards[3..8], &cards[8..]).map_err(PyErr::from)
-}
-
-/// Opponent decisions as tuples: ("play", 13 codes), ("declare", natural, 13 codes),
-/// ("surrender",). Seat numbers in errors start at 1 (the solved hand is seat 0).
-fn extract_opponent(player: usize, item: &Bound<'_, PyAny>) -> PyResult<Decision> {
-    let t = item.cast::<PyTuple>()?;
-    let tag: String = t.get_item(0)?.extract()?;
-    match tag.as_str() {
-        "surrender" => Ok(Decision::Surrender),
-        "play" => {
-            let codes: Vec<u8> = t.get_item(1)?.extract()?;
-            Ok(Decision::Play(setting_from_codes(player, &codes)?))
+    let top_k = top_k_arg(top_k)?;
+    let objective = &objective.get().0;
+    let players = match objective {
+        Objective::BestResponse(opps) => opps.len() + 1,
+        _ => {
+            let n = super::int_arg(players, "players", 2, 4).map_err(|_| Error::InvalidShape {
+                what: "players".into(),
+                expected: "2 to 4".into(),
+                got: players.repr().map(|r| r.to_string()).unwrap_or_default(),
+            })?;
+            n as usize
         }
-        "declare" => {
-            let key: String = t.get_item(1)?.extract()?;
-            let natural = NaturalKind::from_key(&key)?;
-            let codes: Vec<u8> = t.get_item(2)?.extract()?;
-            Ok(Decision::Declare {
-                natural,
-                setting: setting_from_codes(player, &codes)?,
-            })
-        }
-        other => Err(PyErr::from(Error::InvalidDecision {
-            player,
-            reason: format!("unknown decision {other:?}"),
-        })),
-    }
-}
-
-/// Solves one hand (seat 0) as the exact best response to the opponents' decisions.
-#[pyfunction]
-#[pyo3(signature = (hand, rules, opponents, top_k = 5))]
-pub fn solve_best_response<'py>(
-    py: Python<'py>,
-    hand: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyRules>>,
-    opponents: &Bound<'py, PyList>,
-    top_k: usize,
-) -> PyResult<Bound<'py, PyDict>> {
-    let opps = opponents
-        .iter()
-        .enumerate()
-        .map(|(i, o)| extract_opponent(i + 1, &o))
-        .collect::<PyResult<Vec<Decision>>>()?;
-    let n = opps.len() + 1;
-    run_solve(py, hand, rules, n, Objective::BestResponse(opps), top_k)
-}
-
-/// Solves one hand by Monte Carlo against opponents set by the table policy.
-#[pyfunction]
-#[pyo3(signature = (hand, rules, table, samples, seed, threads = None, top_k = 5))]
-#[allow(clippy::too_many_arguments)]
-pub fn solve_monte_carlo<'py>(
-    py: Python<'py>,
-    hand: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyRules>>,
-    table: &Bound<'py, PyTableEv>,
-    samples: usize,
-    seed: u64,
-    threads: Option<i64>,
-    top_k: usize,
-) -> PyResult<Bound<'py, PyDict>> {
-    let threads = super::threads_arg(threads)?;
-    let te = table.get().0.clone();
-    let players = te.players;
-    let obj = Objective::MonteCarlo {
-        samples,
-        seed,
-        policy: Policy::TableEv(te),
-        threads,
     };
-    run_solve(py, hand, rules, players, obj, top_k)
+    let r = &rules.get().0;
+    let sol = match objective {
+        Objective::MonteCarlo { .. } => {
+            let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
+            let stop = || {
+                Python::attach(|py| match py.check_signals() {
+                    Ok(()) => false,
+                    Err(e) => {
+                        *interrupt.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        true
+                    }
+                })
+            };
+            let sol = py.detach(|| core_solve::solve_with_stop(&h, r, players, objective, top_k, &stop));
+            if let Some(e) = interrupt.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                return Err(e);
+            }
+            sol
+        }
+        Objective::BestResponse(_) => py.detach(|| core_solve::solve(&h, r, players, objective, top_k)),
+        _ => core_solve::solve(&h, r, players, objective, top_k),
+    }?;
+    Ok(PySolution::new(sol, players, rules_name.to_string()))
 }
 
 /// The opponents Monte Carlo sample `index` deals and sets for `hand`: a list of
@@ -379,10 +338,12 @@ pub fn monte_carlo_opponents<'py>(
     hand: &Bound<'py, PyAny>,
     rules: Option<&Bound<'py, PyRules>>,
     table: &Bound<'py, PyTableEv>,
-    seed: u64,
-    index: u64,
+    seed: &Bound<'py, PyAny>,
+    index: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
     let h = extract_hand(hand)?;
+    let seed = super::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
+    let index = super::int_arg(index, "index", 0, u64::MAX as i128)? as u64;
     let r = rules_of(rules);
     let te = table.get().0.clone();
     let players = te.players;
@@ -401,33 +362,48 @@ pub fn monte_carlo_opponents<'py>(
 }
 
 /// Table-objective solve of an (N, 13) uint8 array of hands: (settings (N, 13) front/middle/back
-/// codes, values (N,) float64, choices (N,) uint8: 0 play, 1 declare, 2 surrender).
+/// codes, values (N,) float64, choices (N,) uint8: 0 play, 1 declare, 2 surrender, naturals (N,)
+/// uint8: the declared natural's index in `NATURAL_INDEX`, 255 for none).
 #[pyfunction]
-#[pyo3(signature = (codes, rules, table, threads = None))]
+#[pyo3(signature = (codes, rules, objective, threads = None))]
 pub fn solve_batch<'py>(
     py: Python<'py>,
     codes: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyRules>>,
-    table: &Bound<'py, PyTableEv>,
-    threads: Option<i64>,
+    rules: &Bound<'py, PyRules>,
+    objective: &Bound<'py, PyObjective>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<BatchArrays<'py>> {
     let threads = super::threads_arg(threads)?;
-    let arr = super::arrays::readonly_u8_2d(codes, "codes", &[13])?;
-    let view = arr.as_array();
-    let hands: Vec<[u8; 13]> = view
-        .rows()
-        .into_iter()
-        .map(|r| std::array::from_fn(|i| r[i]))
-        .collect();
-    drop(arr);
-    let flat: Vec<u8> = hands.iter().flatten().copied().collect();
-    validate_rows(&flat, 13, "codes")?;
-    let r = rules_of(rules);
-    let te = table.get().0.clone();
-    let n = hands.len();
+    let Objective::TableEv(te) = &objective.get().0 else {
+        return Err(PyErr::from(Error::InvalidArgument {
+            name: "objective".into(),
+            reason: format!(
+                "only the TableEV objective runs in batches, got {}",
+                objective.get().0.name()
+            ),
+        }));
+    };
+    let (flat, _) = super::arrays::u8_rows(codes, "codes", &[13])?;
+    let r = &rules.get().0;
+    core_solve::check_players(te.players)?;
+    let n = flat.len() / 13;
     let mut out_codes = vec![[0u8; 13]; n];
     let mut values = vec![0f64; n];
     let mut choices = vec![0u8; n];
+    let mut naturals = vec![0u8; n];
+    let hands: Vec<[u8; 13]> = py.detach(|| -> crate::error::Result<Vec<[u8; 13]>> {
+        validate_rows(&flat, 13, "codes")?;
+        Ok(flat
+            .chunks_exact(13)
+            .map(|c| c.try_into().expect("13 codes"))
+            .collect())
+    })?;
+    if te.tables.wheel != r.wheel {
+        return Err(PyErr::from(Error::InvalidRules {
+            field: "tables".into(),
+            reason: "the tables were trained for the other wheel".into(),
+        }));
+    }
     // Chunks keep Ctrl-C responsive: signals are checked, with the GIL, between them.
     const CHUNK: usize = 8192;
     let mut start = 0;
@@ -435,9 +411,10 @@ pub fn solve_batch<'py>(
         let end = (start + CHUNK).min(n);
         let (h, c) = (&hands[start..end], &mut out_codes[start..end]);
         let (v, ch) = (&mut values[start..end], &mut choices[start..end]);
+        let nat = &mut naturals[start..end];
         py.detach(|| {
             crate::parallel::with_threads(threads, || {
-                solve::solve_batch_table_ev(&te, &r, h, c, v, ch)
+                core_solve::solve_batch_table_ev(te, r, h, c, v, ch, nat)
             })
         });
         py.check_signals()?;
@@ -448,6 +425,7 @@ pub fn solve_batch<'py>(
         PyArray1::from_vec(py, flat).reshape([n, 13])?,
         PyArray1::from_vec(py, values),
         PyArray1::from_vec(py, choices),
+        PyArray1::from_vec(py, naturals),
     ))
 }
 
@@ -455,21 +433,29 @@ pub fn solve_batch<'py>(
 /// arrays), `scoop_rate`, `iterations`, `deltas` and the `key`. `progress(iteration, delta)` is
 /// called after each iteration (with the GIL); Ctrl-C stops training.
 #[pyfunction]
-#[pyo3(signature = (rules, players, seed = 0, deals = 20000, min_iters = 3, max_iters = 12, tol = 0.01, threads = None, progress = None))]
+#[pyo3(signature = (rules, players, seed = None, deals = None, min_iters = 3, max_iters = 12, tol = 0.01, threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn train_tables<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyRules>>,
     players: usize,
-    seed: u64,
-    deals: usize,
+    seed: Option<&Bound<'py, PyAny>>,
+    deals: Option<&Bound<'py, PyAny>>,
     min_iters: usize,
     max_iters: usize,
     tol: f64,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = super::threads_arg(threads)?;
+    let seed = match seed {
+        Some(s) => super::int_arg(s, "seed", 0, u64::MAX as i128)? as u64,
+        None => 0,
+    };
+    let deals = match deals {
+        Some(d) => super::int_arg(d, "deals", 1, 100_000_000)? as usize,
+        None => TrainConfig::default().deals,
+    };
     let r = rules_of(rules);
     let cfg = TrainConfig {
         players,

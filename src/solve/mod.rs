@@ -125,6 +125,21 @@ pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (S
     (scratch.frontier[best], best_v)
 }
 
+/// Most Monte Carlo samples one solve may ask for (about 40 minutes heads-up on one core).
+pub const MAX_SAMPLES: usize = 10_000_000;
+
+/// Checks a Monte Carlo sample count: 2 (for a standard error) to [`MAX_SAMPLES`].
+pub fn check_samples(samples: usize) -> Result<()> {
+    if (2..=MAX_SAMPLES).contains(&samples) {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument {
+            name: "samples".into(),
+            reason: format!("expected 2 to {MAX_SAMPLES} Monte Carlo samples, got {samples}"),
+        })
+    }
+}
+
 /// Solves one hand: the decision, its value and the `top_k` best plays. `hand` is 13 card codes
 /// (checked). `players` is the table size (for `BestResponse`, 1 + the opponents given).
 pub fn solve(
@@ -133,6 +148,19 @@ pub fn solve(
     players: usize,
     objective: &Objective,
     top_k: usize,
+) -> Result<Solution> {
+    solve_with_stop(hand, rules, players, objective, top_k, &|| false)
+}
+
+/// [`solve`] that calls `stop` now and then during long objectives (Monte Carlo) and ends with
+/// `Error::Interrupted` when it returns true.
+pub fn solve_with_stop(
+    hand: &[u8; 13],
+    rules: &Rules,
+    players: usize,
+    objective: &Objective,
+    top_k: usize,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Solution> {
     validate_rows(hand, 13, "hand")?;
     rules.validate()?;
@@ -185,13 +213,7 @@ pub fn solve(
             policy,
             threads,
         } => {
-            if *samples < 2 {
-                return Err(Error::InvalidShape {
-                    what: "MonteCarlo samples".into(),
-                    expected: "at least 2".into(),
-                    got: samples.to_string(),
-                });
-            }
+            check_samples(*samples)?;
             let Policy::TableEv(te) = policy;
             check_tables(te, rules, players)?;
             let keys: Vec<[u64; 3]> = splits
@@ -199,16 +221,11 @@ pub fn solve(
                 .map(|s| monte_carlo::split_keys(rules, hand, s))
                 .collect();
             let (sum, sq) = crate::parallel::with_threads(*threads, || {
-                monte_carlo::run(rules, players, policy, hand, &keys, *samples, *seed)
-            });
-            let n = *samples as f64;
+                monte_carlo::run(rules, players, policy, hand, &keys, *samples, *seed, stop)
+            })?;
             sum.iter()
                 .zip(&sq)
-                .map(|(&s, &q)| {
-                    let mean = s as f64 / n;
-                    let var = ((q as f64 / n) - mean * mean).max(0.0) * n / (n - 1.0);
-                    (mean, (var / n).sqrt())
-                })
+                .map(|(&s, &q)| monte_carlo::mean_stderr(s, q, *samples))
                 .collect()
         }
     };
@@ -323,8 +340,17 @@ fn exact(rules: &Rules, mine: Decision, opps: &[Decision]) -> Result<f64> {
     Ok(settle(&all, rules, None, 0)?.raw_totals()[0] as f64)
 }
 
+/// Batch decision codes: `out_choice`.
+pub const BATCH_PLAY: u8 = 0;
+pub const BATCH_DECLARE: u8 = 1;
+pub const BATCH_SURRENDER: u8 = 2;
+/// `out_natural` of a hand that declares nothing.
+pub const BATCH_NO_NATURAL: u8 = u8::MAX;
+
 /// Batch table-objective solve on the current rayon pool: for each hand, the 13 codes
-/// front/middle/back, the value and the decision code (0 play, 1 declare, 2 surrender). Hands
+/// front/middle/back, the value, the decision code ([`BATCH_PLAY`], [`BATCH_DECLARE`],
+/// [`BATCH_SURRENDER`]) and the declared natural (its index in `NaturalKind::ALL`, else
+/// [`BATCH_NO_NATURAL`]), so that every result can be settled exactly as [`solve`]'s. Hands
 /// must be valid (checked by the caller, which also splits long batches into chunks so that
 /// Ctrl-C is seen between them).
 pub fn solve_batch_table_ev(
@@ -334,6 +360,7 @@ pub fn solve_batch_table_ev(
     out_codes: &mut [[u8; 13]],
     out_values: &mut [f64],
     out_choice: &mut [u8],
+    out_natural: &mut [u8],
 ) {
     use rayon::prelude::*;
     let decisions = !rules.naturals.is_empty() || rules.surrender.is_some();
@@ -341,16 +368,18 @@ pub fn solve_batch_table_ev(
         .par_iter()
         .zip(out_codes.par_iter_mut())
         .zip(out_values.par_iter_mut().zip(out_choice.par_iter_mut()))
+        .zip(out_natural.par_iter_mut())
         .with_min_len(64)
-        .for_each(|((hand, codes), (value, choice))| {
+        .for_each(|(((hand, codes), (value, choice)), natural)| {
             with_scratch(|s| {
                 let (split, v) = best_table_ev(te, hand, s);
                 *codes = split.row_codes(hand);
                 *value = v;
-                *choice = 0;
+                *choice = BATCH_PLAY;
+                *natural = BATCH_NO_NATURAL;
             });
             if decisions {
-                decide_table_ev(te, rules, hand, codes, value, choice);
+                decide_table_ev(te, rules, hand, codes, value, choice, natural);
             }
         });
 }
@@ -363,12 +392,17 @@ fn decide_table_ev(
     codes: &mut [u8; 13],
     value: &mut f64,
     choice: &mut u8,
+    natural: &mut u8,
 ) {
     let opp = (te.players - 1) as f64;
     if let Some(nm) = best_natural(&hand_cards(hand), rules) {
         let v = nm.value as f64 * opp;
         if rules.declaration == Declaration::Auto || v > *value {
-            *choice = 1;
+            *choice = BATCH_DECLARE;
+            *natural = NaturalKind::ALL
+                .iter()
+                .position(|&k| k == nm.kind)
+                .expect("every kind is in ALL") as u8;
             *value = v;
             if let Some(layout) = nm.setting {
                 *codes = layout_codes(&layout);
@@ -379,7 +413,7 @@ fn decide_table_ev(
     if let Some(cost) = rules.surrender {
         let v = -(cost as f64) * opp;
         if v > *value {
-            *choice = 2;
+            *choice = BATCH_SURRENDER;
             *value = v;
         }
     }

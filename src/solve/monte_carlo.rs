@@ -7,6 +7,7 @@ use super::enumerate::{Scratch, Split};
 use super::objective::Policy;
 use super::{best_table_ev, hand_cards, with_scratch};
 use crate::card::Card;
+use crate::error::{Error, Result};
 use crate::eval::HandRank;
 use crate::naturals::best_natural;
 use crate::rules::Rules;
@@ -151,7 +152,50 @@ pub fn opponent_sweeps(rules: &Rules, opps: &[Opponent]) -> Vec<bool> {
         .collect()
 }
 
-/// Sums and sums of squares of every candidate's points over `samples` samples.
+/// An exact sum of squared points. A square reaches 2^126 (one sample's points stay below 2^63,
+/// see `score::MAX_MATCHUP_UNITS`), so 10^7 of them need more than 128 bits: the carry goes to
+/// `hi`. Integer sums also keep the result independent of thread count and chunking.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SquareSum {
+    lo: u128,
+    hi: u64,
+}
+
+impl SquareSum {
+    #[inline]
+    pub fn add_square(&mut self, p: i64) {
+        let sq = (p.unsigned_abs() as u128) * (p.unsigned_abs() as u128);
+        self.add(SquareSum { lo: sq, hi: 0 });
+    }
+    #[inline]
+    pub fn add(&mut self, other: SquareSum) {
+        let (lo, carry) = self.lo.overflowing_add(other.lo);
+        self.lo = lo;
+        self.hi += other.hi + carry as u64;
+    }
+    pub fn to_f64(self) -> f64 {
+        self.hi as f64 * 2f64.powi(128) + self.lo as f64
+    }
+}
+
+/// Mean and standard error of the mean from exact sums over `n ≥ 2` samples.
+pub fn mean_stderr(sum: i128, sq: SquareSum, n: usize) -> (f64, f64) {
+    let nf = n as f64;
+    let mean = sum as f64 / nf;
+    // Σ(p − mean)² = Σp² − sum²/n; f64 keeps 53 bits of both terms, enough for a standard error
+    let centered = (sq.to_f64() - (sum as f64) * (sum as f64) / nf).max(0.0);
+    let var = centered / (nf - 1.0);
+    (mean, (var / nf).sqrt())
+}
+
+/// Samples run between two calls of `stop` (about 0.1 s heads-up on one core): how long Ctrl-C
+/// may wait.
+const BLOCK: usize = 4096;
+
+/// Sums and exact sums of squares of every candidate's points over `samples` samples. `stop` is
+/// called between blocks of samples; when it returns true the run ends with
+/// `Error::Interrupted`.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     rules: &Rules,
     players: usize,
@@ -160,30 +204,48 @@ pub fn run(
     candidates: &[[u64; 3]],
     samples: usize,
     seed: u64,
-) -> (Vec<i64>, Vec<i64>) {
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<(Vec<i128>, Vec<SquareSum>)> {
     const CHUNK: usize = 32;
-    let zero = || (vec![0i64; candidates.len()], vec![0i64; candidates.len()]);
-    (0..samples.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|chunk| {
-            let (mut sum, mut sq) = zero();
-            with_scratch(|scratch| {
-                for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(samples) {
-                    let opps =
-                        sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
-                    let sweeps = opponent_sweeps(rules, &opps);
-                    for (c, mine) in candidates.iter().enumerate() {
-                        let p = score_against(rules, mine, &opps, &sweeps);
-                        sum[c] += p;
-                        sq[c] += p * p;
+    let zero = || {
+        (
+            vec![0i128; candidates.len()],
+            vec![SquareSum::default(); candidates.len()],
+        )
+    };
+    let merge = |(mut a, mut b): (Vec<i128>, Vec<SquareSum>), (c, d): (Vec<i128>, Vec<SquareSum>)| {
+        a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
+        b.iter_mut().zip(d).for_each(|(x, y)| x.add(y));
+        (a, b)
+    };
+    let mut total = zero();
+    let mut start = 0;
+    while start < samples {
+        if stop() {
+            return Err(Error::Interrupted);
+        }
+        let end = (start + BLOCK).min(samples);
+        let block = (start.div_ceil(CHUNK)..end.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                let (mut sum, mut sq) = zero();
+                with_scratch(|scratch| {
+                    for i in (chunk * CHUNK).max(start)..((chunk + 1) * CHUNK).min(end) {
+                        let opps =
+                            sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
+                        let sweeps = opponent_sweeps(rules, &opps);
+                        for (c, mine) in candidates.iter().enumerate() {
+                            let p = score_against(rules, mine, &opps, &sweeps);
+                            sum[c] += p as i128;
+                            sq[c].add_square(p);
+                        }
                     }
-                }
-            });
-            (sum, sq)
-        })
-        .reduce(zero, |(mut a, mut b), (c, d)| {
-            a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
-            b.iter_mut().zip(d).for_each(|(x, y)| *x += y);
-            (a, b)
-        })
+                });
+                (sum, sq)
+            })
+            .reduce(zero, merge);
+        total = merge(total, block);
+        start = end;
+    }
+    Ok(total)
 }

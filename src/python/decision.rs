@@ -1,0 +1,164 @@
+//! The one conversion from Python decisions to the core's [`Decision`], used by `settle` and by
+//! the `BestResponse` objective alike.
+//!
+//! `Setting`, `Declare` and `Surrender` stay Python classes (`chinese_poker.scoring`): they are
+//! small frozen values users build and compare, and keeping them in Python keeps their typing
+//! (`NaturalName` literals) and their flexible constructors. They are recognised here by
+//! `isinstance` against the classes, looked up once, and read attribute by attribute; a plain
+//! `(front, middle, back)` tuple or list is a play. Every error names the player (0-based seat)
+//! and, for card problems, the row.
+
+use super::cards::extract_cards;
+use crate::card::Card;
+use crate::error::Error;
+use crate::rules::{NaturalKind, Row};
+use crate::score::Decision;
+use crate::setting::Setting;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple, PyType};
+
+/// `chinese_poker.scoring`'s `Setting`, `Declare` and `Surrender` classes.
+pub struct Classes {
+    pub setting: Py<PyType>,
+    pub declare: Py<PyType>,
+    pub surrender: Py<PyType>,
+}
+
+pub fn classes(py: Python<'_>) -> PyResult<&Classes> {
+    static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
+    CLASSES.get_or_try_init(py, || {
+        let m = py.import("chinese_poker.scoring")?;
+        let get = |name: &str| -> PyResult<Py<PyType>> {
+            Ok(m.getattr(name)?.cast_into::<PyType>()?.unbind())
+        };
+        Ok(Classes {
+            setting: get("Setting")?,
+            declare: get("Declare")?,
+            surrender: get("Surrender")?,
+        })
+    })
+}
+
+/// The same exception class with `context: ` in front of its message.
+fn with_context(py: Python<'_>, err: PyErr, context: &str) -> PyErr {
+    let message = format!("{context}: {}", err.value(py));
+    PyErr::from_type(err.get_type(py), message)
+}
+
+fn setting_from_rows(
+    py: Python<'_>,
+    player: usize,
+    rows: [Bound<'_, PyAny>; 3],
+) -> PyResult<Setting> {
+    let mut cards: [Vec<Card>; 3] = Default::default();
+    for ((slot, row), obj) in cards.iter_mut().zip(Row::ALL).zip(rows) {
+        *slot = extract_cards(&obj)
+            .map_err(|e| with_context(py, e, &format!("player {player}, {} row", row.name())))?;
+    }
+    Setting::new(&cards[0], &cards[1], &cards[2])
+        .map_err(PyErr::from)
+        .map_err(|e| with_context(py, e, &format!("player {player}")))
+}
+
+fn setting_attrs(py: Python<'_>, player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Setting> {
+    let rows = [
+        obj.getattr("front")?,
+        obj.getattr("middle")?,
+        obj.getattr("back")?,
+    ];
+    setting_from_rows(py, player, rows)
+}
+
+/// Seat `player`'s decision: a `Setting`, `Declare`, `Surrender` or `(front, middle, back)`.
+pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decision> {
+    let py = obj.py();
+    let c = classes(py)?;
+    if obj.is_instance(c.setting.bind(py))? {
+        return Ok(Decision::Play(setting_attrs(py, player, obj)?));
+    }
+    if obj.is_instance(c.declare.bind(py))? {
+        let key = obj.getattr("natural")?;
+        let key = key.cast::<PyString>().map_err(|_| Error::InvalidDecision {
+            player,
+            reason: format!("natural: expected a natural's name, got {}", key.repr().map(|r| r.to_string()).unwrap_or_default()),
+        })?;
+        let key = key.to_str()?;
+        let natural = NaturalKind::from_key(key).map_err(|_| Error::InvalidDecision {
+            player,
+            reason: format!("unknown natural {key:?}"),
+        })?;
+        let setting = setting_attrs(py, player, &obj.getattr("setting")?)?;
+        return Ok(Decision::Declare { natural, setting });
+    }
+    if obj.is_instance(c.surrender.bind(py))? {
+        return Ok(Decision::Surrender);
+    }
+    let rows: Option<Vec<Bound<'_, PyAny>>> = if let Ok(t) = obj.cast::<PyTuple>() {
+        Some(t.iter().collect())
+    } else if let Ok(l) = obj.cast::<PyList>() {
+        Some(l.iter().collect())
+    } else {
+        None
+    };
+    match rows {
+        Some(rows) => match <[Bound<'_, PyAny>; 3]>::try_from(rows) {
+            Ok(rows) => Ok(Decision::Play(setting_from_rows(py, player, rows)?)),
+            Err(rows) => Err(PyErr::from(Error::InvalidShape {
+                what: format!("player {player}"),
+                expected: "3 rows (front, middle, back)".into(),
+                got: format!("{} rows", rows.len()),
+            })),
+        },
+        None => {
+            let what = if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+                "a string (give a Setting, or a (front, middle, back) tuple of rows)".to_string()
+            } else {
+                obj.get_type().name()?.to_string()
+            };
+            Err(PyErr::from(Error::InvalidDecision {
+                player,
+                reason: format!(
+                    "expected a Setting, Declare, Surrender or (front, middle, back), got {what}"
+                ),
+            }))
+        }
+    }
+}
+
+/// Every seat's decision, numbering seats from `first_seat`.
+pub fn extract_decisions(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    first_seat: usize,
+) -> PyResult<Vec<Decision>> {
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(PyErr::from(Error::InvalidShape {
+            what: what.into(),
+            expected: "a sequence of player decisions".into(),
+            got: "a string".into(),
+        }));
+    }
+    let iter = obj.try_iter().map_err(|_| Error::InvalidShape {
+        what: what.into(),
+        expected: "a sequence of player decisions".into(),
+        got: obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+    })?;
+    let mut out = Vec::new();
+    for (i, item) in iter.enumerate() {
+        // a table has at most 4 seats: stop reading an endless iterable early
+        if out.len() > 4 {
+            return Err(PyErr::from(Error::InvalidShape {
+                what: what.into(),
+                expected: "at most 4 players".into(),
+                got: "more".into(),
+            }));
+        }
+        out.push(extract_decision(first_seat + i, &item?)?);
+    }
+    Ok(out)
+}
