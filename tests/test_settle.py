@@ -225,7 +225,9 @@ def test_bad_arguments() -> None:
         ({"dealer": "1"}, InvalidArgumentError, "dealer.*got str"),
     ],
 )
-def test_bad_bankrolls_and_dealer(kwargs: dict[str, object], error: type[Exception], pattern: str) -> None:
+def test_bad_bankrolls_and_dealer(
+    kwargs: dict[str, object], error: type[Exception], pattern: str
+) -> None:
     with pytest.raises(error, match=pattern):
         cp.settle([P0, P1], "pokerfever_western", **kwargs)  # type: ignore[arg-type]
 
@@ -239,7 +241,13 @@ def test_results_are_core_classes_and_round_trip() -> None:
     result = cp.settle([P0, P1, P2, P3], "maceplay", dealer=1)
     assert type(result) is cp.Settlement is _core.Settlement
     assert repr(result) == f"Settlement(dealer=1, totals={result.totals}, capped=False)"
-    for obj in (result, *result.players, *result.matchups, *result.payments, *result.matchups[0].rows):
+    for obj in (
+        result,
+        *result.players,
+        *result.matchups,
+        *result.payments,
+        *result.matchups[0].rows,
+    ):
         clone = pickle.loads(pickle.dumps(obj))
         assert clone == obj and type(clone) is type(obj)
         assert type(obj)._from_dict(obj.to_dict()) == obj  # type: ignore[attr-defined]
@@ -264,7 +272,9 @@ def test_results_are_core_classes_and_round_trip() -> None:
         lambda d: d["matchups"][0].update(kind="duel"),
         lambda d: d["matchups"][0].update(a="zero"),
         lambda d: d["matchups"].pop(),
-        lambda d: d["payments"].append({"matchup": 99, "payer": 0, "payee": 1, "owed": 1, "paid": 1}),
+        lambda d: d["payments"].append(
+            {"matchup": 99, "payer": 0, "payee": 1, "owed": 1, "paid": 1}
+        ),
     ],
 )
 def test_damaged_settlement_data_is_refused(damage: Any) -> None:

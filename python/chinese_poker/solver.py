@@ -164,6 +164,9 @@ class RowValues:
 
     __slots__ = ("_specs", "_compiled")
 
+    _specs: tuple[Any, Any, Any]
+    _compiled: dict[str, _core.RowValues]
+
     def __init__(self, front: RowValueSpec, middle: RowValueSpec, back: RowValueSpec) -> None:
         specs = tuple(
             _row_spec(name, spec, size)
@@ -229,7 +232,9 @@ def _values(name: str, spec: Any, raws: npt.NDArray[np.uint32]) -> npt.NDArray[n
     out = np.empty(len(raws), dtype=np.float64)
     for i, r in enumerate(raws):
         v = spec(HandRank(int(r)))
-        if isinstance(v, bool | complex) or not isinstance(v, int | float | np.integer | np.floating):
+        if isinstance(v, bool | complex) or not isinstance(
+            v, int | float | np.integer | np.floating
+        ):
             raise InvalidArgumentError(
                 f"RowValues {name}: the function returned {v!r} for class {i}; expected a real "
                 "number"
@@ -545,6 +550,8 @@ class Solver:
     rules: RuleSet
     players: int
     objective: Objective
+    _compiled: _core.Rules
+    _objective: _core.Objective
 
     def __init__(
         self,
@@ -597,9 +604,13 @@ class Solver:
         Raises ``InvalidShapeError`` (not 13 cards), ``InvalidCardError`` /
         ``DuplicateCardError`` (bad or repeated cards), ``InvalidArgumentError`` (``top_k``).
         """
-        return _core.solve(hand, self._compiled, self.players, self._objective, top_k, self.rules.name)
+        return _core.solve(
+            hand, self._compiled, self.players, self._objective, top_k, self.rules.name
+        )
 
-    def solve_batch(self, codes: npt.NDArray[np.uint8], threads: int | None = None) -> BatchSolution:
+    def solve_batch(
+        self, codes: npt.NDArray[np.uint8], threads: int | None = None
+    ) -> BatchSolution:
         """Solves an (N, 13) ``uint8`` array of hands (table objective only), in Rust threads
         with the GIL released (``threads=None``: all cores; at most ``MAX_THREADS``, and no
         more threads than CPUs are used); Ctrl-C interrupts it. Results never depend on
@@ -636,7 +647,9 @@ def _with_tables(objective: Objective, tables: str | Path | None) -> Objective:
 
 
 @functools.lru_cache(maxsize=32)
-def _cached_solver(rules: RuleSet | str | None, players: int, objective: Objective | None) -> Solver:
+def _cached_solver(
+    rules: RuleSet | str | None, players: int, objective: Objective | None
+) -> Solver:
     return Solver(rules, players, objective)
 
 

@@ -48,9 +48,9 @@ pub fn u8_rows(obj: &Bound<'_, PyAny>, what: &str, widths: &[usize]) -> PyResult
         .map_err(|_| shape_err(format!("dtype {dtype}")))?;
     let width = untyped.shape()[1];
     // The borrow lasts only for the copy, with the GIL held.
-    let ro = typed.try_readonly().map_err(|_| {
-        shape_err("an array being written by Rust code on another thread".into())
-    })?;
+    let ro = typed
+        .try_readonly()
+        .map_err(|_| shape_err("an array being written by Rust code on another thread".into()))?;
     let view = ro.as_array();
     let data = match view.as_slice() {
         Some(s) => s.to_vec(),
@@ -84,9 +84,15 @@ pub fn parse_hands<'py>(
     if lines.is_instance_of::<PyString>() || lines.is_instance_of::<PyBytes>() {
         return Err(not_lines("a single string (wrap it in a list)".into()));
     }
-    let iter = lines
-        .try_iter()
-        .map_err(|_| not_lines(lines.get_type().name().map(|n| n.to_string()).unwrap_or_default()))?;
+    let iter = lines.try_iter().map_err(|_| {
+        not_lines(
+            lines
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+        )
+    })?;
     let mut out: Vec<u8> = Vec::new();
     let mut n = 0usize;
     for (i, item) in iter.enumerate() {
@@ -95,7 +101,11 @@ pub fn parse_hands<'py>(
             PyErr::from(Error::InvalidShape {
                 what: format!("line {i}"),
                 expected: "a string of cards".into(),
-                got: item.get_type().name().map(|n| n.to_string()).unwrap_or_default(),
+                got: item
+                    .get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default(),
             })
         })?;
         let parsed = parse_cards(text.to_str()?).map_err(|e| in_line(i, e))?;
@@ -109,7 +119,7 @@ pub fn parse_hands<'py>(
         out.extend(parsed.iter().map(|c: &Card| c.code()));
         n += 1;
     }
-    Ok(PyArray1::from_vec(py, out).reshape([n, cards])?)
+    PyArray1::from_vec(py, out).reshape([n, cards])
 }
 
 /// The same error with the line in front of what it names.

@@ -81,7 +81,10 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
         let key = obj.getattr("natural")?;
         let key = key.cast::<PyString>().map_err(|_| Error::InvalidDecision {
             player,
-            reason: format!("natural: expected a natural's name, got {}", key.repr().map(|r| r.to_string()).unwrap_or_default()),
+            reason: format!(
+                "natural: expected a natural's name, got {}",
+                key.repr().map(|r| r.to_string()).unwrap_or_default()
+            ),
         })?;
         let key = key.to_str()?;
         let natural = NaturalKind::from_key(key).map_err(|_| Error::InvalidDecision {

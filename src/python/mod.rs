@@ -44,7 +44,10 @@ fn int_arg(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128) -> PyResult<i
     };
     match value {
         Some(v) if (lo..=hi).contains(&v) => Ok(v),
-        _ => Err(bad_arg(name, format!("{}, got {}", expected(), obj.repr()?))),
+        _ => Err(bad_arg(
+            name,
+            format!("{}, got {}", expected(), obj.repr()?),
+        )),
     }
 }
 
@@ -64,15 +67,14 @@ fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::cards::{parse_cards, PyCard, PyCardSet};
-    #[pymodule_export]
     use super::arrays::parse_hands;
+    #[pymodule_export]
+    use super::cards::{parse_cards, PyCard, PyCardSet};
     #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
     #[pymodule_export]
     use super::results::{
-        PyAlternative, PyMatchup, PyPayment, PyPlayerResult, PyRowResult, PySettlement,
-        PySolution,
+        PyAlternative, PyMatchup, PyPayment, PyPlayerResult, PyRowResult, PySettlement, PySolution,
     };
     #[pymodule_export]
     use super::rules::PyRules;

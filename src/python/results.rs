@@ -26,10 +26,10 @@ use std::sync::Arc;
 /// The Python `Setting` for a core setting (no re-parsing: the core's settings are valid).
 pub fn py_setting<'py>(py: Python<'py>, s: &Setting) -> PyResult<Bound<'py, PyAny>> {
     let row = |cards: &[Card]| PyTuple::new(py, cards.iter().map(|&c| PyCard(c)));
-    classes(py)?.setting.bind(py).call_method1(
-        "_trusted",
-        (row(&s.front)?, row(&s.middle)?, row(&s.back)?),
-    )
+    classes(py)?
+        .setting
+        .bind(py)
+        .call_method1("_trusted", (row(&s.front)?, row(&s.middle)?, row(&s.back)?))
 }
 
 fn setting_of_codes(codes: &[u8; 13]) -> Setting {
@@ -143,7 +143,13 @@ fn kind_of(f: &Fields<'_, '_>, name: &str) -> PyResult<MatchupKind> {
 }
 
 /// One row of a matchup: who won it and for how many units (after doubling).
-#[pyclass(name = "RowResult", module = "chinese_poker._core", frozen, eq, skip_from_py_object)]
+#[pyclass(
+    name = "RowResult",
+    module = "chinese_poker._core",
+    frozen,
+    eq,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq)]
 pub struct PyRowResult {
     row: Row,
@@ -242,7 +248,13 @@ impl PyRowResult {
 /// The settlement between seats `a < b`; every amount is for `a` (`b` gets the negative).
 /// `base` is the row difference plus majority/overall points (or the foul penalty, natural value
 /// or surrender cost), `after_scoop` applies the scoop, `points` the sweep multiplier.
-#[pyclass(name = "Matchup", module = "chinese_poker._core", frozen, eq, skip_from_py_object)]
+#[pyclass(
+    name = "Matchup",
+    module = "chinese_poker._core",
+    frozen,
+    eq,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq)]
 pub struct PyMatchup(Matchup);
 
@@ -398,7 +410,13 @@ impl PyMatchup {
 }
 
 /// One transfer, in dealer order: `paid` is less than `owed` only under the bankroll cap.
-#[pyclass(name = "Payment", module = "chinese_poker._core", frozen, eq, skip_from_py_object)]
+#[pyclass(
+    name = "Payment",
+    module = "chinese_poker._core",
+    frozen,
+    eq,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq)]
 pub struct PyPayment(Payment);
 
@@ -476,7 +494,13 @@ impl PyPayment {
 /// One player's part: the setting as given (`None` for a surrender), what the decision became,
 /// and what the player wins (negative: pays). `raw_total` is before the bankroll cap, `total`
 /// after.
-#[pyclass(name = "PlayerResult", module = "chinese_poker._core", frozen, eq, skip_from_py_object)]
+#[pyclass(
+    name = "PlayerResult",
+    module = "chinese_poker._core",
+    frozen,
+    eq,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq)]
 pub struct PyPlayerResult {
     seat: usize,
@@ -620,7 +644,13 @@ impl PyPlayerResult {
 
 /// The result of `settle`: every matchup, the payments in order and the totals, which always
 /// sum to zero. `explain()` prints every number with the rule behind it.
-#[pyclass(name = "Settlement", module = "chinese_poker._core", frozen, eq, skip_from_py_object)]
+#[pyclass(
+    name = "Settlement",
+    module = "chinese_poker._core",
+    frozen,
+    eq,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq)]
 pub struct PySettlement(pub Arc<Settlement>);
 
@@ -632,10 +662,7 @@ impl PySettlement {
         d.set_item("totals", s.totals())?;
         let players = PyList::empty(py);
         for (seat, p) in s.players.iter().enumerate() {
-            let p = PyPlayerResult {
-                seat,
-                p: p.clone(),
-            };
+            let p = PyPlayerResult { seat, p: p.clone() };
             players.append(p.dict(py)?)?;
         }
         d.set_item("players", players)?;
@@ -709,10 +736,7 @@ impl PySettlement {
             .players
             .iter()
             .enumerate()
-            .map(|(seat, p)| PyPlayerResult {
-                seat,
-                p: p.clone(),
-            });
+            .map(|(seat, p)| PyPlayerResult { seat, p: p.clone() });
         PyTuple::new(py, players)
     }
     /// Every pair of seats `a < b`, in the order (0, 1), (0, 2), ..., (n-2, n-1).
@@ -810,7 +834,13 @@ impl PySettlement {
 
 /// A candidate play: its cards (`codes`: front, middle, back), row ranks (`raw_ranks`:
 /// `HandRank.raw` values) and value (`stderr` for Monte Carlo).
-#[pyclass(name = "Alternative", module = "chinese_poker._core", frozen, eq, skip_from_py_object)]
+#[pyclass(
+    name = "Alternative",
+    module = "chinese_poker._core",
+    frozen,
+    eq,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq)]
 pub struct PyAlternative {
     codes: [u8; 13],
@@ -923,7 +953,13 @@ fn objective_name(f: &Fields<'_, '_>, name: &str) -> PyResult<&'static str> {
 /// 13 cards (the natural's layout when declaring); `value` is the decision's value under the
 /// objective (points, except for `RowValues`), `stderr` its standard error (Monte Carlo only);
 /// `alternatives` the best plays, best first.
-#[pyclass(name = "Solution", module = "chinese_poker._core", frozen, eq, skip_from_py_object)]
+#[pyclass(
+    name = "Solution",
+    module = "chinese_poker._core",
+    frozen,
+    eq,
+    skip_from_py_object
+)]
 #[derive(Clone, PartialEq)]
 pub struct PySolution {
     choice: Choice,
@@ -1199,7 +1235,10 @@ impl PySolution {
             )),
             _ => lines.push(format!(
                 "Play, worth {}:",
-                fmt(self.value, self.stderr().filter(|_| self.choice == Choice::Play))
+                fmt(
+                    self.value,
+                    self.stderr().filter(|_| self.choice == Choice::Play)
+                )
             )),
         }
         lines.extend(layout);

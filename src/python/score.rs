@@ -28,9 +28,14 @@ fn bankrolls_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
         return Err(not_sequence("a string".into()));
     }
-    let iter = obj
-        .try_iter()
-        .map_err(|_| not_sequence(obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()))?;
+    let iter = obj.try_iter().map_err(|_| {
+        not_sequence(
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+        )
+    })?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
         if i >= 4 {

@@ -12,8 +12,8 @@ use crate::rules::Rules;
 use crate::solve::monte_carlo::{sample_opponents, Opponent};
 use crate::solve::train::{train, TrainConfig};
 use crate::solve::{
-    self as core_solve, tables_key as core_tables_key, with_scratch, Classes, Objective, OutcomeTables, Policy,
-    RowValues, Split, TableEv,
+    self as core_solve, tables_key as core_tables_key, with_scratch, Classes, Objective,
+    OutcomeTables, Policy, RowValues, Split, TableEv,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -237,7 +237,8 @@ impl PyObjective {
         seed: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let samples = super::int_arg(samples, "samples", 2, core_solve::MAX_SAMPLES as i128)? as usize;
+        let samples =
+            super::int_arg(samples, "samples", 2, core_solve::MAX_SAMPLES as i128)? as usize;
         let seed = super::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
         Ok(PyObjective(Objective::MonteCarlo {
             samples,
@@ -318,13 +319,16 @@ pub fn solve(
                     }
                 })
             };
-            let sol = py.detach(|| core_solve::solve_with_stop(&h, r, players, objective, top_k, &stop));
+            let sol =
+                py.detach(|| core_solve::solve_with_stop(&h, r, players, objective, top_k, &stop));
             if let Some(e) = interrupt.into_inner().unwrap_or_else(|p| p.into_inner()) {
                 return Err(e);
             }
             sol
         }
-        Objective::BestResponse(_) => py.detach(|| core_solve::solve(&h, r, players, objective, top_k)),
+        Objective::BestResponse(_) => {
+            py.detach(|| core_solve::solve(&h, r, players, objective, top_k))
+        }
         _ => core_solve::solve(&h, r, players, objective, top_k),
     }?;
     Ok(PySolution::new(sol, players, rules_name.to_string()))

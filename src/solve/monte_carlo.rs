@@ -213,7 +213,8 @@ pub fn run(
             vec![SquareSum::default(); candidates.len()],
         )
     };
-    let merge = |(mut a, mut b): (Vec<i128>, Vec<SquareSum>), (c, d): (Vec<i128>, Vec<SquareSum>)| {
+    let merge = |(mut a, mut b): (Vec<i128>, Vec<SquareSum>),
+                 (c, d): (Vec<i128>, Vec<SquareSum>)| {
         a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
         b.iter_mut().zip(d).for_each(|(x, y)| x.add(y));
         (a, b)
