@@ -252,3 +252,274 @@ def test_tables_train_command_and_loader_checks(tmp_path: Any) -> None:
     np.savez(bad, front=np.zeros(3))
     with pytest.raises(InvalidRulesError, match="front must have 455 classes"):
         cp.solve(HAND, "one_six", 2, cp.TableEV(bad))
+
+
+# -- batch decisions settle exactly like per-call ones ---------------------------------------
+
+DRAGON_HAND = "Ac Kd Qh Js Tc 9d 8h 7s 6c 5d 4h 3s 2c"
+SIX_PAIRS_HAND = "Ac Ad Kc Kd Qc Qd Jc Jd Tc Td 9c 9d 2h"
+THREE_FLUSHES_HAND = "2c 5c 9c 3h 6h 8h Jh Kh 4s 7s Ts Qs As"
+
+
+def deal_with(first: str | None, players: int, seed: int) -> list[list[int]]:
+    """``players`` hands from a seeded deck; the first one is ``first`` if given."""
+    rng = np.random.default_rng(seed)
+    fixed = [] if first is None else [c.code for c in cp.parse_cards(first)]
+    rest = [int(c) for c in rng.permutation(52) if int(c) not in fixed]
+    hands = [fixed] if fixed else []
+    while len(hands) < players:
+        hands.append(rest[:13])
+        rest = rest[13:]
+    return hands
+
+
+@pytest.mark.parametrize("rules", cp.RuleSet.presets())
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_batch_and_per_call_decisions_settle_identically(rules: str, players: int) -> None:
+    firsts = [None, None, None, DRAGON_HAND, SIX_PAIRS_HAND, THREE_FLUSHES_HAND]
+    declared = 0
+    for k, first in enumerate(firsts):
+        hands = deal_with(first, players, seed=100 * players + k)
+        batch = cp.solve_batch(np.array(hands, dtype=np.uint8), rules, players)
+        per_call = [cp.solve(h, rules, players).as_decision() for h in hands]
+        assert batch.decisions_list() == per_call
+        declared += sum(isinstance(d, cp.Declare) for d in per_call)
+        from_batch = cp.settle(batch.decisions_list(), rules)
+        assert from_batch == cp.settle(per_call, rules)
+        assert sum(from_batch.totals) == 0
+    natural_rules = cp.RuleSet.preset(rules).naturals.values
+    if any(n in natural_rules for n in ("dragon", "six_pairs", "three_flushes")):
+        assert declared > 0  # the constructed hands exercised the natural path
+
+
+def test_batch_naturals_array_names_the_natural() -> None:
+    hands = np.array(deal_with(DRAGON_HAND, 3, seed=1), dtype=np.uint8)
+    batch = cp.solve_batch(hands, "pokerclub_south", 3)
+    assert batch.naturals.dtype == np.uint8 and batch.naturals.shape == (3,)
+    assert batch.decisions[0] == 1 and batch.NATURAL_INDEX[batch.naturals[0]] == "dragon"
+    assert all(batch.naturals[i] == 255 for i in range(3) if batch.decisions[i] != 1)
+    decision = batch.decision(0)
+    assert isinstance(decision, cp.Declare) and decision.natural == "dragon"
+    assert batch.decision(-3) == decision and len(batch) == 3
+    for bad in (3, -4, 1.0, True, "0"):
+        with pytest.raises(InvalidArgumentError, match="hand index"):
+            batch.decision(bad)  # type: ignore[arg-type]
+
+
+# -- the reusable solver and the batch parser ------------------------------------------------
+
+
+def test_solver_object_fixes_everything_once() -> None:
+    bot = cp.Solver("maceplay", players=3)
+    hands = deal_with(None, 3, seed=8)
+    for h in hands:
+        assert bot.solve(h) == cp.solve(h, "maceplay", 3)
+        assert bot.solve(h, top_k=2) == cp.solve(h, "maceplay", 3, top_k=2)
+    batch = bot.solve_batch(np.array(hands, dtype=np.uint8), threads=1)
+    assert [bot.solve(h).value for h in hands] == pytest.approx(list(batch.values))
+    assert repr(bot) == "Solver(rules='maceplay', players=3, objective=TableEV)"
+    with pytest.raises(AttributeError):
+        bot.players = 4  # type: ignore[misc]
+    path = S.shipped_tables_path("maceplay", 3)
+    assert path is not None
+    by_path = cp.Solver("maceplay", 3, tables=path)
+    assert by_path.solve(hands[0]) == bot.solve(hands[0])
+    mc = cp.Solver("maceplay", 3, cp.MonteCarlo(samples=20, seed=3), tables=path)
+    assert mc.objective.opponent_policy.tables == path  # type: ignore[union-attr]
+    with pytest.raises(InvalidArgumentError, match="tables"):
+        cp.Solver("maceplay", 3, monotone_values(), tables=path)
+    with pytest.raises(InvalidArgumentError, match="another tables file"):
+        cp.Solver("maceplay", 3, cp.TableEV("x.npz"), tables=path)
+    with pytest.raises(InvalidArgumentError, match="only the TableEV objective"):
+        mc.solve_batch(np.array(hands, dtype=np.uint8))
+    with pytest.raises(InvalidArgumentError, match="objective"):
+        cp.Solver("maceplay", 3, "TableEV")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="rules"):
+        cp.Solver(7)  # type: ignore[arg-type]
+    opps = [cp.solve(h, "maceplay", 3).as_decision() for h in hands[1:]]
+    br = cp.Solver("maceplay", objective=cp.BestResponse(opps))
+    assert br.players == 3 and br.solve(hands[0]).objective == "BestResponse"
+
+
+def test_parse_hands() -> None:
+    lines = ["As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d", DRAGON_HAND]
+    arr = cp.parse_hands(lines)
+    assert arr.dtype == np.uint8 and arr.shape == (2, 13)
+    assert [int(c) for c in arr[1]] == [c.code for c in cp.parse_cards(DRAGON_HAND)]
+    assert cp.solve_batch(arr, "maceplay", 4).settings.shape == (2, 13)
+    assert cp.parse_hands(iter(["As Kd Qh", "2c 3c 4c"]), cards=3).shape == (2, 3)
+    assert cp.parse_hands([]).shape == (0, 13)
+    with pytest.raises(InvalidCardError, match="invalid card 'Zz' at position 2: line 1"):
+        cp.parse_hands([lines[0], "As Zz"])
+    with pytest.raises(InvalidShapeError, match="line 1: expected 13 cards, got 12"):
+        cp.parse_hands([lines[0], lines[0][:-3]])
+    with pytest.raises(DuplicateCardError, match="line 0"):
+        cp.parse_hands(["As As Ks"], cards=3)
+    with pytest.raises(InvalidShapeError, match="line 0: expected a string"):
+        cp.parse_hands([42])  # type: ignore[list-item]
+    with pytest.raises(InvalidShapeError, match="single string"):
+        cp.parse_hands(lines[0])
+    with pytest.raises(InvalidArgumentError, match="cards"):
+        cp.parse_hands(lines, cards=0)
+
+
+# -- result classes --------------------------------------------------------------------------
+
+
+def test_solution_is_a_frozen_picklable_core_class() -> None:
+    import copy
+    import json
+    import pickle
+
+    for obj in (cp.TableEV(), cp.MonteCarlo(samples=30, seed=1), monotone_values()):
+        sol = cp.solve(HAND, "maceplay", 2, obj, top_k=3)
+        assert type(sol) is cp.Solution is _core.Solution
+        assert pickle.loads(pickle.dumps(sol)) == sol
+        assert copy.deepcopy(sol) == sol
+        assert json.loads(json.dumps(sol.to_dict())) == sol.to_dict()
+        assert repr(sol).startswith("Solution('play', ")
+        alt = sol.alternatives[1]
+        assert pickle.loads(pickle.dumps(alt)) == alt and type(alt) is cp.Alternative
+        assert alt.describe() == " / ".join(r.describe() for r in alt.ranks)
+    with pytest.raises(AttributeError):
+        sol.value = 3.0  # type: ignore[misc]
+    data = sol.to_dict()
+    data["codes"][0] = data["codes"][1]
+    with pytest.raises(InvalidShapeError, match="Solution"):
+        cp.Solution._from_dict(data)  # type: ignore[attr-defined]
+
+
+# -- bad input (issue 7, item 5) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("threads", [True, 0, -1, 2**63, 10**9, 5000, 1.5, "2"])
+def test_threads_is_checked_everywhere(threads: object) -> None:
+    hands = np.array(deal_with(None, 2, seed=1), dtype=np.uint8)
+    with pytest.raises(InvalidArgumentError, match="threads"):
+        cp.solve_batch(hands, threads=threads)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="threads"):
+        cp.evaluate_batch(hands[:, :5], threads=threads)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="threads"):
+        cp.MonteCarlo(threads=threads)  # type: ignore[arg-type]
+
+
+def test_thread_pools_are_bounded() -> None:
+    import os
+
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("counts threads through /proc")
+    rows = np.array([[0, 5, 10, 15, 20]] * 100, dtype=np.uint8)
+    cp.evaluate_batch(rows)  # the global pool, which lives for the process
+    before = len(os.listdir("/proc/self/task"))
+    for n in range(1, 41):
+        cp.evaluate_batch(rows, threads=n)
+    cp.evaluate_batch(rows, threads=_core.MAX_THREADS)
+    cpus = os.cpu_count() or 1
+    # at most 4 pools of at most one thread per CPU (threads of dropped pools may still exit)
+    assert len(os.listdir("/proc/self/task")) <= before + 4 * cpus + cpus
+
+
+@pytest.mark.parametrize("top_k", [0, -1, 2**64, True, 1.0, "5"])
+def test_top_k_is_checked(top_k: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="top_k"):
+        cp.solve(HAND, top_k=top_k)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        ({"samples": 2**64}, "samples"),
+        ({"samples": 10**7 + 1}, "samples: expected an int from 2 to 10000000"),
+        ({"samples": 100.0}, "samples"),
+        ({"seed": 2**64}, "seed"),
+        ({"seed": -1}, "seed"),
+        ({"seed": True}, "seed"),
+        ({"opponent_policy": None}, "opponent_policy: expected a TableEV"),
+        ({"opponent_policy": "TableEV"}, "opponent_policy"),
+    ],
+)
+def test_monte_carlo_arguments(kwargs: dict[str, object], pattern: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=pattern):
+        cp.MonteCarlo(**kwargs)  # type: ignore[arg-type]
+
+
+def test_core_objective_checks_its_own_arguments() -> None:
+    table = S.load_tables("maceplay", 2)
+    for samples, seed in ((2**64, 0), (1, 0), (10, -1), (10, 2**64), (10, 1.0)):
+        with pytest.raises(InvalidArgumentError, match="samples|seed"):
+            _core.Objective.monte_carlo(table, samples, seed)
+
+
+def test_monte_carlo_stderr_does_not_wrap_with_huge_values() -> None:
+    big = {c: 10**6 for c in ("pair", "trips")}
+    five = {
+        c: 10**6
+        for c in ("two_pair", "trips", "straight", "flush", "full_house", "quads", "straight_flush")
+    }
+    huge = cp.RuleSet(
+        name="huge",
+        bonus=cp.BonusTable(mode="add", front=big, middle=five, back=five),
+        double_bonus=True,
+        majority_point=10**6,
+        overall_point=10**6,
+        scoop=cp.Scoop.multiply(1000),
+        sweep=cp.Sweep(multiplier=1000, min_players=2),
+    )
+    hand = deal_with(None, 1, seed=3)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no tables are trained for this rule set
+        sol = cp.solve(hand, huge, 2, cp.MonteCarlo(samples=40, seed=5))
+        table = S.load_tables(huge, 2)
+    scores = []
+    for i in range(40):
+        opps = _core.monte_carlo_opponents(hand, huge.compiled, table, 5, i)
+        decisions: list[cp.Setting | cp.Declare] = []
+        for o in opps:
+            c = o[-1]
+            s = cp.Setting(c[:3], c[3:8], c[8:])
+            decisions.append(s if o[0] == "play" else cp.Declare(o[1], s))
+        scores.append(cp.settle([sol.setting, *decisions], huge).raw_totals[0])
+    exact = np.std(np.array(scores, dtype=np.float64), ddof=1) / np.sqrt(len(scores))
+    assert exact > 1e9
+    assert sol.stderr == pytest.approx(exact, rel=1e-9)
+    assert sol.value == pytest.approx(np.mean(np.array(scores, dtype=np.float64)), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("front", "pattern"),
+    [
+        (np.full(455, 1 + 2j), "RowValues front: expected real numbers"),
+        (np.full(455, 1e308), "RowValues front: value 1e\\+308 at class 0"),
+        (np.full(455, np.nan), "RowValues front: value nan"),
+        (lambda r: 1j, "RowValues front: the function returned 1j for class 0"),
+        (lambda r: float("inf"), "RowValues front: value inf"),
+        (["a"] * 455, "RowValues front"),
+    ],
+)
+def test_row_values_must_be_real_and_bounded(front: object, pattern: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=pattern):
+        cp.solve(HAND, objective=cp.RowValues(front, np.zeros(7462), np.zeros(7462)))  # type: ignore[arg-type]
+
+
+def _square(r: cp.HandRank) -> float:
+    return float(r.raw % 1000)
+
+
+def test_row_values_is_a_value() -> None:
+    import copy
+    import pickle
+
+    front, five = S.rank_classes()
+    rv = cp.RowValues(np.arange(len(front)), np.arange(len(five)) * 0.5, _square)
+    sol = cp.solve(HAND, "maceplay", 2, rv)  # compiled and cached inside
+    same = cp.RowValues(np.arange(len(front)), np.arange(len(five)) * 0.5, _square)
+    assert rv == same and hash(rv) == hash(same)
+    assert rv != cp.RowValues(np.arange(len(front)), np.arange(len(five)), _square)
+    for clone in (pickle.loads(pickle.dumps(rv)), copy.deepcopy(rv), copy.copy(rv)):
+        assert clone == rv and hash(clone) == hash(rv)
+        assert cp.solve(HAND, "maceplay", 2, clone) == sol
+    assert {rv: 1}[same] == 1
+    with pytest.raises(AttributeError):
+        rv.front = None  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        rv.middle[0] = 3.0  # type: ignore[index]

@@ -141,7 +141,7 @@ def _check_values(name: str, values: npt.NDArray[np.float64]) -> None:
     if bad.any():
         i = int(np.argmax(bad))
         raise InvalidArgumentError(
-            f"RowValues {name}: value {values[i]!r} at class {i} is not a finite number of "
+            f"RowValues {name}: value {float(values[i])!r} at class {i} is not a finite number of "
             f"magnitude at most {MAX_ROW_VALUE:g}"
         )
 

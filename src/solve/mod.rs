@@ -160,7 +160,7 @@ pub fn solve_with_stop(
     players: usize,
     objective: &Objective,
     top_k: usize,
-    stop: &(dyn Fn() -> bool + Sync),
+    stop: &dyn Fn() -> bool,
 ) -> Result<Solution> {
     validate_rows(hand, 13, "hand")?;
     rules.validate()?;
@@ -220,9 +220,9 @@ pub fn solve_with_stop(
                 .iter()
                 .map(|s| monte_carlo::split_keys(rules, hand, s))
                 .collect();
-            let (sum, sq) = crate::parallel::with_threads(*threads, || {
-                monte_carlo::run(rules, players, policy, hand, &keys, *samples, *seed, stop)
-            })?;
+            let (sum, sq) = monte_carlo::run(
+                rules, players, policy, hand, &keys, *samples, *seed, *threads, stop,
+            )?;
             sum.iter()
                 .zip(&sq)
                 .map(|(&s, &q)| monte_carlo::mean_stderr(s, q, *samples))

@@ -192,9 +192,10 @@ pub fn mean_stderr(sum: i128, sq: SquareSum, n: usize) -> (f64, f64) {
 /// may wait.
 const BLOCK: usize = 4096;
 
-/// Sums and exact sums of squares of every candidate's points over `samples` samples. `stop` is
-/// called between blocks of samples; when it returns true the run ends with
-/// `Error::Interrupted`.
+/// Sums and exact sums of squares of every candidate's points over `samples` samples, on a pool
+/// of `threads` (see `crate::parallel::with_threads`). `stop` is called between blocks of
+/// samples on the calling thread (so that it may poll Python's signals, which only the main
+/// thread sees); when it returns true the run ends with `Error::Interrupted`.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     rules: &Rules,
@@ -204,7 +205,8 @@ pub fn run(
     candidates: &[[u64; 3]],
     samples: usize,
     seed: u64,
-    stop: &(dyn Fn() -> bool + Sync),
+    threads: Option<usize>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<(Vec<i128>, Vec<SquareSum>)> {
     const CHUNK: usize = 32;
     let zero = || {
@@ -226,25 +228,28 @@ pub fn run(
             return Err(Error::Interrupted);
         }
         let end = (start + BLOCK).min(samples);
-        let block = (start.div_ceil(CHUNK)..end.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|chunk| {
-                let (mut sum, mut sq) = zero();
-                with_scratch(|scratch| {
-                    for i in (chunk * CHUNK).max(start)..((chunk + 1) * CHUNK).min(end) {
-                        let opps =
-                            sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
-                        let sweeps = opponent_sweeps(rules, &opps);
-                        for (c, mine) in candidates.iter().enumerate() {
-                            let p = score_against(rules, mine, &opps, &sweeps);
-                            sum[c] += p as i128;
-                            sq[c].add_square(p);
+        let block = crate::parallel::with_threads(threads, || {
+            (start.div_ceil(CHUNK)..end.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|chunk| {
+                    let (mut sum, mut sq) = zero();
+                    with_scratch(|scratch| {
+                        for i in (chunk * CHUNK).max(start)..((chunk + 1) * CHUNK).min(end) {
+                            let opps = sample_opponents(
+                                rules, players, policy, hand, seed, i as u64, scratch,
+                            );
+                            let sweeps = opponent_sweeps(rules, &opps);
+                            for (c, mine) in candidates.iter().enumerate() {
+                                let p = score_against(rules, mine, &opps, &sweeps);
+                                sum[c] += p as i128;
+                                sq[c].add_square(p);
+                            }
                         }
-                    }
-                });
-                (sum, sq)
-            })
-            .reduce(zero, merge);
+                    });
+                    (sum, sq)
+                })
+                .reduce(zero, merge)
+        });
         total = merge(total, block);
         start = end;
     }
