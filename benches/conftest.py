@@ -20,6 +20,7 @@ class Row:
 
 
 RESULTS = pytest.StashKey[dict[str, Row]]()
+OVERHEADS = pytest.StashKey[dict[str, tuple[float, float, float]]]()
 
 
 def random_hands(n: int, width: int, seed: int) -> np.ndarray:
@@ -59,9 +60,38 @@ def record(request: pytest.FixtureRequest) -> Recorder:
     return store
 
 
+@pytest.fixture(scope="session")
+def record_overhead(request: pytest.FixtureRequest) -> Recorder:
+    """``record_overhead(name, python_s, rust_s, budget_s)`` stores one line of the boundary
+    table: seconds per call through Python and in the core, and the allowed difference."""
+    results = request.config.stash.setdefault(OVERHEADS, {})
+
+    def store(name: str, python_s: float, rust_s: float, budget_s: float) -> None:
+        results[name] = (python_s, rust_s, budget_s)
+
+    return store
+
+
+def _write_overheads(write: Callable[[str], None], config: pytest.Config) -> None:
+    rows = config.stash.get(OVERHEADS, {})
+    if not rows:
+        return
+    write("")
+    write("Python boundary: the same work through Python and in the core (µs, median)")
+    write(f"{'path':<44} {'Python':>8} {'core':>8} {'diff':>8}  budget")
+    for name, (python, rust, budget) in rows.items():
+        diff = python - rust
+        verdict = "ok" if diff <= budget else "MISSED"
+        write(
+            f"{name:<44} {python * 1e6:>8.2f} {rust * 1e6:>8.2f} {diff * 1e6:>8.2f}"
+            f"  ≤ {budget * 1e6:g} µs {verdict}"
+        )
+
+
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
 ) -> None:
+    _write_overheads(terminalreporter.write_line, config)
     rows = config.stash.get(RESULTS, {})
     if not rows:
         return

@@ -79,7 +79,7 @@ mod _core {
     #[pymodule_export]
     use super::rules::PyRules;
     #[pymodule_export]
-    use super::score::{find_naturals, settle};
+    use super::score::{_settle_seconds, find_naturals, settle};
     #[pymodule_export]
     use super::solve::{
         frontier, legal_settings, monte_carlo_opponents, rank_classes, solve, solve_batch,

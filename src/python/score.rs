@@ -105,3 +105,33 @@ pub fn find_naturals<'py>(
     }
     Ok(out)
 }
+
+/// Seconds per call of the core's `settle` alone on these decisions (converted once), the
+/// median of 5 runs of `rounds` calls with the GIL released: the baseline `make bench` compares
+/// Python's `settle` with, in the same process. Not part of the public API.
+#[pyfunction]
+pub fn _settle_seconds(
+    py: Python<'_>,
+    decisions: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
+    rounds: &Bound<'_, PyAny>,
+) -> PyResult<f64> {
+    let parsed = extract_decisions(decisions, "decisions", 0)?;
+    let rounds = super::int_arg(rounds, "rounds", 1, 10_000_000)? as usize;
+    let r = &rules.get().0;
+    score::settle(&parsed, r, None, 0)?;
+    let mut runs: Vec<f64> = py.detach(|| {
+        (0..5)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                for _ in 0..rounds {
+                    let s = score::settle(std::hint::black_box(&parsed), r, None, 0);
+                    std::hint::black_box(s.ok());
+                }
+                start.elapsed().as_secs_f64() / rounds as f64
+            })
+            .collect()
+    });
+    runs.sort_by(f64::total_cmp);
+    Ok(runs[runs.len() / 2])
+}
