@@ -523,3 +523,18 @@ def test_row_values_is_a_value() -> None:
         rv.front = None  # type: ignore[misc]
     with pytest.raises(ValueError):
         rv.middle[0] = 3.0  # type: ignore[index]
+
+
+def test_batch_paths_take_any_strides_and_read_only_arrays() -> None:
+    hands = np.array([h[0] for h in deals(20, 1, seed=6)], dtype=np.uint8)
+    strided = np.repeat(hands, 2, axis=0)[::2]  # a view with a row step of two rows
+    fortran = np.asfortranarray(hands)
+    readonly = hands.copy()
+    readonly.setflags(write=False)
+    expected = cp.solve_batch(hands, "maceplay", 3)
+    for arr in (strided, fortran, readonly):
+        got = cp.solve_batch(arr, "maceplay", 3)
+        assert np.array_equal(got.settings, expected.settings)
+        assert np.array_equal(got.naturals, expected.naturals)
+        rows = np.ascontiguousarray(hands[:, :5])
+        assert np.array_equal(cp.evaluate_batch(arr[:, :5]), cp.evaluate_batch(rows))

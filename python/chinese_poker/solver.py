@@ -646,19 +646,25 @@ def _with_tables(objective: Objective, tables: str | Path | None) -> Objective:
     raise InvalidArgumentError("tables: the objective already names another tables file")
 
 
-@functools.lru_cache(maxsize=32)
-def _cached_solver(
-    rules: RuleSet | str | None, players: int, objective: Objective | None
-) -> Solver:
-    return Solver(rules, players, objective)
+_SOLVERS: dict[tuple[object, int, int], tuple[object, object, Solver]] = {}
+_MAX_SOLVERS = 32
 
 
 def _solver(rules: RuleSet | str | None, players: int, objective: Objective | None) -> Solver:
-    try:
-        return _cached_solver(rules, players, objective)
-    except TypeError:
-        # unhashable arguments (a BestResponse holding lists): nothing to reuse
-        return Solver(rules, players, objective)
+    # Keyed by identity, not equality: hashing a RuleSet or the arrays of a RowValues costs
+    # microseconds per call. Each entry holds its rules and objective, so their ids cannot be
+    # reused while it exists; an equal but distinct object only misses the cache.
+    if type(players) is not int:
+        return Solver(rules, players, objective)  # raises the players error
+    key = (rules if rules is None or isinstance(rules, str) else id(rules), players, id(objective))
+    hit = _SOLVERS.get(key)
+    if hit is not None and hit[0] is rules and hit[1] is objective:
+        return hit[2]
+    solver = Solver(rules, players, objective)
+    if len(_SOLVERS) >= _MAX_SOLVERS:
+        del _SOLVERS[next(iter(_SOLVERS))]
+    _SOLVERS[key] = (rules, objective, solver)
+    return solver
 
 
 def solve(
