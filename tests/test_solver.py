@@ -538,3 +538,19 @@ def test_batch_paths_take_any_strides_and_read_only_arrays() -> None:
         assert np.array_equal(got.naturals, expected.naturals)
         rows = np.ascontiguousarray(hands[:, :5])
         assert np.array_equal(cp.evaluate_batch(arr[:, :5]), cp.evaluate_batch(rows))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"deals": -1}, "deals"),
+        ({"deals": 0}, "deals"),
+        ({"deals": 1.5}, "deals"),
+        ({"threads": 0}, "threads"),
+    ],
+)
+def test_training_arguments_are_checked(kwargs: dict[str, object], pattern: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=pattern):
+        _core.train_tables(None, 2, **kwargs)  # type: ignore[arg-type]

@@ -160,6 +160,8 @@ fn eval_code_sequence(obj: &Bound<'_, PyAny>, wheel: Wheel) -> Option<HandRank> 
 }
 
 /// Evaluates every row of a `uint8` array of shape (N, 5) or (N, 3); returns `uint32` raw ranks.
+/// The array (any strides) is copied once before the GIL is released, so other threads may
+/// change it meanwhile without affecting the result.
 #[pyfunction]
 #[pyo3(signature = (codes, wheel = "low", threads = None))]
 pub fn evaluate_batch<'py>(
