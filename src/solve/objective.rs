@@ -7,6 +7,9 @@ use crate::eval::Wheel;
 use crate::score::Decision;
 use std::sync::Arc;
 
+/// Largest magnitude of a row value: three of them still sum to a finite `f64`.
+pub const MAX_ROW_VALUE: f64 = 1e300;
+
 /// User-supplied value of each row rank; a setting's value is the sum of its three rows'.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowValues {
@@ -29,10 +32,14 @@ impl RowValues {
                     got: format!("{} values", values[r].len()),
                 });
             }
-            if let Some(i) = values[r].iter().position(|v| !v.is_finite()) {
+            // bounded so that the sum of three rows stays finite
+            if let Some(i) = values[r]
+                .iter()
+                .position(|v| !v.is_finite() || v.abs() > MAX_ROW_VALUE)
+            {
                 return Err(Error::InvalidShape {
                     what: format!("RowValues {name}"),
-                    expected: "finite values".into(),
+                    expected: format!("finite values of magnitude at most {MAX_ROW_VALUE:e}"),
                     got: format!("{} at class {i}", values[r][i]),
                 });
             }
