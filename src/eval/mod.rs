@@ -6,7 +6,7 @@
 mod rank;
 pub(crate) mod tables;
 
-pub use rank::{Category, HandRank, Wheel};
+pub use rank::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_MASK, NIBBLE_SHIFT};
 
 use crate::card::Card;
 use crate::error::{Error, Result};

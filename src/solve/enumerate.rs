@@ -28,8 +28,12 @@
 use super::classes::{
     floor_front_class, front_class, front_ranks, Classes, FiveClasses, FRONT_CLASSES,
 };
-use crate::eval::Wheel;
+use crate::eval::{HandRank, Wheel, NIBBLE_SHIFT};
 use std::sync::OnceLock;
+
+/// Backs are bucketed by category and leading rank nibble: a raw rank shifted past the other
+/// nibbles.
+const BUCKET_SHIFT: u32 = NIBBLE_SHIFT[0];
 
 pub const ALL13: u16 = (1 << 13) - 1;
 
@@ -40,7 +44,10 @@ const FIRST_TRIPS_CLASS: usize = 442;
 /// The leading rank value (2..=14) of a front class: the pair's or trips' rank, or the top card.
 #[inline]
 fn front_value(class: usize) -> u32 {
-    Classes::get(Wheel::Low).front[class.min(FRONT_CLASSES - 1)] >> 17 & 15
+    HandRank::nibble_of_raw(
+        Classes::get(Wheel::Low).front[class.min(FRONT_CLASSES - 1)],
+        0,
+    )
 }
 
 /// Longest prefix of live fronts scanned directly instead of the 56 splits of the rest.
@@ -145,7 +152,7 @@ pub struct Scratch {
     group: Vec<Split>,
     /// Sort keys of `group` (see `flush_group`).
     group_keys: Vec<u64>,
-    /// Backs per bucket (`rank >> 17`), counted while loading.
+    /// Backs per bucket (`rank >> BUCKET_SHIFT`), counted while loading.
     bucket_count: [u16; 256],
     /// Strongest back rank per bucket, taken while loading.
     bucket_max: [u32; 256],
@@ -221,7 +228,7 @@ impl Scratch {
             self.rank[(m & ALL13) as usize] = r;
             self.class[(m & ALL13) as usize] = class;
             self.backs.push((r as u64) << 13 | m as u64);
-            let b = (r >> 17) as usize & 255;
+            let b = (r >> BUCKET_SHIFT) as usize & 255;
             self.bucket_count[b] += 1;
             self.bucket_max[b] = self.bucket_max[b].max(r);
         }
@@ -277,7 +284,7 @@ impl Scratch {
             .plus(g2[(set >> 8) as usize])
     }
 
-    /// Counting sort of the backs into `sorted` by bucket (`rank >> 17`: category and top
+    /// Counting sort of the backs into `sorted` by bucket (`rank >> BUCKET_SHIFT`: category and top
     /// value), weakest bucket first, with each non-empty bucket's range in `buckets`. Buckets are
     /// sorted inside only when the search reaches them.
     fn bucket_backs(&mut self) {

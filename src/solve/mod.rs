@@ -127,6 +127,7 @@ pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (S
 
 /// Solves one hand: the decision, its value and the `top_k` best plays. `hand` is 13 card codes
 /// (checked). `players` is the table size (for `BestResponse`, 1 + the opponents given).
+/// `rules` must be validated ([`Rules::validate`]); it is not checked again here.
 pub fn solve(
     hand: &[u8; 13],
     rules: &Rules,
@@ -135,7 +136,6 @@ pub fn solve(
     top_k: usize,
 ) -> Result<Solution> {
     validate_rows(hand, 13, "hand")?;
-    rules.validate()?;
     let players = match objective {
         Objective::BestResponse(opps) => opps.len() + 1,
         _ => players,
@@ -307,8 +307,8 @@ fn check_tables(te: &TableEv, rules: &Rules, players: usize) -> Result<()> {
         return Err(Error::InvalidRules {
             field: "tables".into(),
             reason: format!(
-                "the tables are for {} players and the {:?} wheel; solving for {} players and the {:?} wheel",
-                te.players, te.tables.wheel, players, rules.wheel
+                "the tables are for {} players and the {} wheel; solving for {} players and the {} wheel",
+                te.players, te.tables.wheel.name(), players, rules.wheel.name()
             ),
         });
     }
