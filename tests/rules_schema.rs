@@ -150,9 +150,15 @@ fn hostile_text_is_an_error() {
 
 #[test]
 fn the_largest_valid_rule_set_cannot_overflow() {
-    let mut r = Rules::default();
-    r.bonus_mode = chinese_poker::rules::BonusMode::Add;
-    r.bonus = [[MAX_UNITS; 9]; 3];
+    let mut r = Rules {
+        bonus_mode: chinese_poker::rules::BonusMode::Add,
+        bonus: [[MAX_UNITS; 9]; 3],
+        double_bonus: true,
+        majority_point: MAX_UNITS,
+        overall_point: MAX_UNITS,
+        scoop: Scoop::Multiply(MAX_MULTIPLIER),
+        ..Rules::default()
+    };
     // a front only ever wins with these three; the others stay at the unlisted value
     for c in Category::ALL
         .into_iter()
@@ -160,10 +166,6 @@ fn the_largest_valid_rule_set_cannot_overflow() {
     {
         r.bonus[0][c as usize] = 0;
     }
-    r.double_bonus = true;
-    r.majority_point = MAX_UNITS;
-    r.overall_point = MAX_UNITS;
-    r.scoop = Scoop::Multiply(MAX_MULTIPLIER);
     r.sweep.multiplier = MAX_MULTIPLIER;
     r.sweep.min_players = 2;
     r.validate().unwrap();

@@ -491,6 +491,6 @@ def find_naturals(hand: RowLike | Setting, rules: RuleSet | str) -> list[Natural
         hand = hand.cards
     found = _core.find_naturals(hand, _compiled(rules))
     return [
-        NaturalMatch(name, value, None if rows is None else Setting(*rows))  # type: ignore[arg-type]
+        NaturalMatch(name, value, None if rows is None else Setting(*rows))
         for name, value, rows in found
     ]

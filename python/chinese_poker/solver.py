@@ -252,7 +252,7 @@ class Solution:
             return Surrender()
         if self.decision == "declare":
             assert self.natural is not None
-            return Declare(self.natural, self.setting)  # type: ignore[arg-type]
+            return Declare(self.natural, self.setting)
         return self.setting
 
     def explain(self) -> str:

@@ -29,7 +29,7 @@ mod _core {
     #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
     #[pymodule_export]
-    use super::rules::PyRules;
+    use super::rules::{default_rules_json, preset_json, PyRules};
     #[pymodule_export]
     use super::score::{find_naturals, settle};
     #[pymodule_export]
@@ -42,6 +42,7 @@ mod _core {
     #[pymodule_init]
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {
         use super::PyModuleMethods;
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        super::rules::add_names(m)
     }
 }

@@ -33,10 +33,7 @@ fn rules_of(rules: Option<&Bound<'_, PyRules>>) -> Rules {
 }
 
 fn wheel_name(w: Wheel) -> &'static str {
-    match w {
-        Wheel::Low => "low",
-        Wheel::Second => "second",
-    }
+    w.name()
 }
 
 /// 13 distinct cards from any card-like input.

@@ -217,8 +217,14 @@ impl<'a> Table<'a> {
         join(&self.path, key)
     }
 
-    /// The value at `key`; a missing key and `null` both mean "the default".
+    /// The value at `key`, if given. `null` is a value like any other here (refused where a
+    /// field has no "none"); only the optional fields read it as "not set" (see [`Table::opt`]).
     fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key)
+    }
+
+    /// An optional field's value: a missing key and `null` both mean "not set".
+    fn opt(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key).filter(|v| !v.is_null())
     }
 
@@ -306,8 +312,9 @@ impl Rules {
         Rules::from_data(&data)
     }
 
-    /// Parses and validates a rule set from its data form. Missing fields (and `null`) take
-    /// the values of [`Rules::default`].
+    /// Parses and validates a rule set from its data form. Missing fields take the values of
+    /// [`Rules::default`]; `null` means "not set" for the optional `surrender` and
+    /// `suit_order` and is refused elsewhere.
     pub fn from_data(data: &Value) -> Result<Rules> {
         let allowed: Vec<&str> = TEXT_FIELDS.iter().chain(&RULE_FIELDS).copied().collect();
         let top = Table::new(data, "", &allowed)?;
@@ -329,7 +336,10 @@ impl Rules {
             overall_point: top
                 .units("overall_point", MAX_UNITS)?
                 .unwrap_or(default.overall_point),
-            surrender: top.units("surrender", MAX_UNITS)?.or(default.surrender),
+            surrender: match top.opt("surrender") {
+                None => default.surrender,
+                Some(v) => Some(units(v, "surrender", MAX_UNITS)?),
+            },
             bankroll_cap: top.flag("bankroll_cap", default.bankroll_cap)?,
             timeout: top.choice(
                 "timeout",
@@ -397,7 +407,8 @@ impl Rules {
             let t = Table::new(v, "naturals", &["values", "declaration", "must_show"])?;
             parse_naturals(&t, &mut rules)?;
         }
-        if let Some(text) = top.text("suit_order")? {
+        if top.opt("suit_order").is_some() {
+            let text = top.text("suit_order")?.unwrap_or_default();
             rules.suit_order = Some(parse_suit_order(text)?);
         }
         rules.validate()?;
