@@ -1,5 +1,5 @@
-//! The worked examples of the seeds and RULES.md §3, scored exactly, plus the rules the examples
-//! leave to RULES.md (fouls, naturals, surrender, bankroll cap) and every input error.
+//! The worked examples of the public rule pages (docs/rules.md, "Presets"), scored exactly, plus the rules the examples
+//! leave to docs/rules.md (fouls, naturals, surrender, bankroll cap) and every input error.
 
 use chinese_poker::rules::{FoulPolicy, NaturalKind, Scoop};
 use chinese_poker::score::{MatchupKind, Status};
