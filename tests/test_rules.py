@@ -377,12 +377,14 @@ def test_hostile_rule_set_text() -> None:
         RuleSet.from_toml("x = " + "[" * 100_000 + "]" * 100_000)
     with pytest.raises(InvalidRulesError, match="not valid UTF-8"):
         RuleSet.from_json(b'{"name": "\xff"}')
-    with pytest.raises(InvalidRulesError, match="not valid UTF-8"):
+    with pytest.raises(InvalidRulesError, match="^rule set TOML is not valid UTF-8"):
         RuleSet.from_toml(b'name = "\xff"')
-    with pytest.raises(InvalidRulesError, match="does not parse"):
+    with pytest.raises(InvalidRulesError, match="a number is too long"):
         RuleSet.from_json('{"surrender": ' + "9" * 5000 + "}")
-    with pytest.raises(InvalidRulesError, match="does not parse"):
+    with pytest.raises(InvalidRulesError, match="a number is too long"):
         RuleSet.from_toml("surrender = " + "9" * 5000)
+    with pytest.raises(InvalidRulesError, match="^rule set JSON: key 'x' appears twice"):
+        RuleSet.from_json('{"x": 1, "x": 2}')
     with pytest.raises(InvalidRulesError, match="must be an object"):
         RuleSet.from_json("[1, 2]")
     with pytest.raises(InvalidRulesError, match="must be text"):

@@ -246,7 +246,7 @@ class BonusTable:
 NO_BONUS = BonusTable()
 """Every row pays 1, whatever wins it."""
 
-STANDARD_BONUS = BonusTable.from_dict(json.loads(_core.preset_json("maceplay"))["bonus"])
+STANDARD_BONUS = BonusTable.from_dict(json.loads(_core.standard_bonus_json()))
 """The Asian row-bonus table (docs/rules.md, "Row bonuses"): front trips 3; middle full house 2,
 quads 8, straight flush 10; back quads 4, straight flush 5 (MacePlay, Mau Binh, Shisanshui,
 PokerFever Eastern)."""
@@ -560,24 +560,7 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON types only); :meth:`from_dict` rebuilds an equal rule set."""
-        return {
-            "name": self.name,
-            "description": self.description,
-            "source": self.source,
-            "wheel": self.wheel,
-            "bonus": _part_dict(self.bonus),
-            "double_bonus": self.double_bonus,
-            "majority_point": self.majority_point,
-            "overall_point": self.overall_point,
-            "scoop": _part_dict(self.scoop),
-            "sweep": _part_dict(self.sweep),
-            "foul": _part_dict(self.foul),
-            "naturals": _part_dict(self.naturals),
-            "surrender": self.surrender,
-            "suit_order": self.suit_order,
-            "bankroll_cap": self.bankroll_cap,
-            "timeout": self.timeout,
-        }
+        return {name: _part_dict(getattr(self, name)) for name in self.FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
@@ -597,14 +580,17 @@ class RuleSet:
     def from_json(cls, text: str | bytes) -> RuleSet:
         """Reads :meth:`to_json` text (``str`` or UTF-8 ``bytes``). Anything that is not a
         valid rule set, however malformed, raises :class:`InvalidRulesError`."""
+        source = _text(text, "JSON")
         try:
-            data = json.loads(_text(text, "JSON"), object_pairs_hook=_no_duplicate_keys)
+            data = json.loads(source, object_pairs_hook=_no_duplicate_keys)
+        except InvalidRulesError:
+            raise
         except json.JSONDecodeError as e:
             raise InvalidRulesError(f"rule set JSON does not parse: {e}") from None
         except RecursionError:
             raise InvalidRulesError("rule set JSON is nested too deeply") from None
-        except ValueError as e:  # e.g. a number with more digits than Python converts
-            raise InvalidRulesError(f"rule set JSON does not parse: {e}") from None
+        except ValueError:  # Python's own limit on the digits of an int
+            raise InvalidRulesError("rule set JSON does not parse: a number is too long") from None
         if not isinstance(data, Mapping):
             raise InvalidRulesError(
                 f"rule set JSON must be an object (a table), got {type(data).__name__}"
@@ -620,14 +606,15 @@ class RuleSet:
     def from_toml(cls, text: str | bytes) -> RuleSet:
         """Reads :meth:`to_toml` text (``str`` or UTF-8 ``bytes``). Anything that is not a
         valid rule set raises :class:`InvalidRulesError`."""
+        source = _text(text, "TOML")
         try:
-            data = tomllib.loads(_text(text, "TOML"))
+            data = tomllib.loads(source)
         except tomllib.TOMLDecodeError as e:
             raise InvalidRulesError(f"rule set TOML does not parse: {e}") from None
         except RecursionError:
             raise InvalidRulesError("rule set TOML is nested too deeply") from None
-        except ValueError as e:  # e.g. a number with more digits than Python converts
-            raise InvalidRulesError(f"rule set TOML does not parse: {e}") from None
+        except ValueError:  # Python's own limit on the digits of an int
+            raise InvalidRulesError("rule set TOML does not parse: a number is too long") from None
         return cls.from_dict(data)
 
     # -- reading -------------------------------------------------------------------------

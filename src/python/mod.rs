@@ -29,7 +29,7 @@ mod _core {
     #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
     #[pymodule_export]
-    use super::rules::{default_rules_json, preset_json, PyRules};
+    use super::rules::{default_rules_json, preset_json, standard_bonus_json, PyRules};
     #[pymodule_export]
     use super::score::{find_naturals, settle};
     #[pymodule_export]

@@ -83,6 +83,16 @@ pub fn preset_json(name: &str) -> PyResult<String> {
         })
 }
 
+/// The data form of the standard Asian row-bonus table (`bonus` of the data form) as JSON text.
+#[pyfunction]
+pub fn standard_bonus_json() -> String {
+    let rules = Rules {
+        bonus: crate::rules::standard_bonus_table(),
+        ..Rules::default()
+    };
+    rules.to_data()["bonus"].to_string()
+}
+
 /// The data form of the default rule set (every field present) as JSON text.
 #[pyfunction]
 pub fn default_rules_json() -> String {

@@ -49,7 +49,7 @@ impl OutcomeTables {
             reason,
         };
         let mut dist = dist;
-        for (r, name) in ["front", "middle", "back"].iter().enumerate() {
+        for (r, name) in Row::ALL.map(Row::name).iter().enumerate() {
             let want = if r == 0 { FRONT_CLASSES } else { FIVE_CLASSES };
             let d = &mut dist[r];
             if d.len() != want {
