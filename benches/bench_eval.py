@@ -1,8 +1,9 @@
 """Evaluation speed from Python, and the same random hands through peer evaluators.
 
 ``make bench`` times these for real and prints a summary table; under ``--benchmark-disable``
-(``make test``) each bench runs once as a test and checks its result. Budgets (DESIGN §4, one
-core): ``evaluate_batch`` ≤ 25 ns per hand, per-call ``evaluate`` on card codes ≤ 150 ns.
+(``make test``) each bench runs once as a test and checks its result. Budgets
+(docs/architecture.md, "Performance budgets"; one core): ``evaluate_batch`` ≤ 25 ns per hand,
+per-call ``evaluate`` on card codes ≤ 150 ns.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ BATCH_HANDS = 1_000_000
 CALL_HANDS = 20_000
 PEER_HANDS = 20_000
 
-# RULES.md §2: how many of the 2,598,960 five-card hands fall in each category, weakest first.
+# docs/rules.md, "Hand ranks": how many of the 2,598,960 five-card hands fall in each
+# category, weakest first.
 FIVE_CARD_HANDS = [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40]
 
 

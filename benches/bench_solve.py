@@ -1,7 +1,8 @@
 """Solver speed: the table objective through ``solve_batch`` (1 and 2 threads), Monte Carlo with
 1,000 sampled opponents heads-up, and the per-call ``solve`` overhead.
 
-Budgets (DESIGN §4, one core): table objective ≤ 25 µs per hand, Monte Carlo with 1,000
+Budgets (docs/architecture.md, "Performance budgets"; one core): table objective ≤ 25 µs per
+hand, Monte Carlo with 1,000
 samples ≤ 25 ms per hand, ``solve_batch`` with 2 threads ≥ 1.8× one thread. ``make bench``
 times them; under ``--benchmark-disable`` each runs once as a test and checks its result.
 """

@@ -3,7 +3,7 @@
 //! `cargo bench --bench eval` prints the median over several runs of ns/row and million
 //! evaluations per second. Every run's checksum must equal the one computed through the checked
 //! `evaluate` path, so a bench that measured nothing (or the wrong thing) fails.
-//! DESIGN §4 budget: ≤ 10 ns per random 5-card row.
+//! docs/architecture.md, "Performance budgets": ≤ 10 ns per random 5-card row.
 
 use chinese_poker::{evaluate, Card, Evaluator, Wheel};
 use rand::{Rng, SeedableRng};

@@ -24,5 +24,5 @@ pub use eval::{evaluate, Category, Evaluator, HandRank, Wheel};
 pub use naturals::{best_natural, find_naturals, NaturalMatch};
 pub use rules::NaturalKind;
 pub use rules::{Row, Rules};
-pub use score::{check_rules, pair_score, row_key, settle, Decision, PairScore, Settlement};
+pub use score::{pair_score, row_key, settle, Decision, PairScore, Settlement};
 pub use setting::Setting;

@@ -1,4 +1,4 @@
-//! Naturals: special 13-card hands that win at once (RULES.md §5).
+//! Naturals: special 13-card hands that win at once (docs/rules.md, "Naturals").
 //!
 //! Detection works on the 13 cards alone. Three naturals are defined by how the cards can be
 //! laid out in rows — three flushes, three straights, three straight flushes — and for those the

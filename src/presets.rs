@@ -1,26 +1,143 @@
-//! The named rule sets of RULES.md §4–5 as compiled [`Rules`].
-//!
-//! The Python `RuleSet` presets are the user-facing definitions (data, documented with their
-//! sources); these constructors exist so that Rust tests and benchmarks can use the same rules
-//! and so that both sides can be checked against each other.
+//! The shipped rule sets, defined once (docs/rules.md, "Presets"): each entry has its name, a
+//! description, the public rules it follows with what was reconstructed where they are silent,
+//! and its values. The Python `chinese_poker.presets` module is built from [`PRESETS`] through
+//! the data form ([`Preset::data`]); nothing else lists them.
 
 use crate::eval::Wheel;
 use crate::rules::{
     standard_bonus_table, BonusMode, Declaration, FoulPolicy, NaturalKind, NaturalRule, Rules,
     Scoop, Sweep, Timeout,
 };
+use serde_json::Value;
 
-/// The names accepted by [`Rules::preset`].
-pub const PRESET_NAMES: [&str; 8] = [
-    "maceplay",
-    "pokerclub_south",
-    "pokerclub_north",
-    "pokerfever_western",
-    "pokerfever_eastern",
-    "two_four",
-    "one_six",
-    "shisanshui",
+/// One shipped rule set.
+#[derive(Copy, Clone)]
+pub struct Preset {
+    pub name: &'static str,
+    /// What the rule set pays, in a sentence.
+    pub description: &'static str,
+    /// The public rules it follows, and what was reconstructed where they are silent.
+    pub source: &'static str,
+    build: fn() -> Rules,
+}
+
+impl Preset {
+    /// The compiled rules (valid by construction: see the `presets_are_valid` test).
+    pub fn rules(&self) -> Rules {
+        (self.build)()
+    }
+    /// The data form with the text fields: what `RuleSet.from_dict` reads.
+    pub fn data(&self) -> Value {
+        let mut data = self.rules().to_data();
+        if let Value::Object(map) = &mut data {
+            for (key, text) in [
+                ("name", self.name),
+                ("description", self.description),
+                ("source", self.source),
+            ] {
+                map.insert(key.into(), text.into());
+            }
+        }
+        data
+    }
+}
+
+/// Every shipped preset, in the order users see them.
+pub const PRESETS: [Preset; 8] = [
+    Preset {
+        name: "maceplay",
+        description: "MacePlay \"Thirteen\": Asian row bonuses, scoop x2, sweep x4 at four \
+                      players, fouled settings refused, five naturals declared automatically.",
+        source: "MacePlay 'Thirteen' rules page. Every value is stated there; nothing \
+                 reconstructed. The page says an unset hand is set automatically when time runs \
+                 out (timeout = auto); no timer is implemented yet.",
+        build: Rules::maceplay,
+    },
+    Preset {
+        name: "pokerclub_south",
+        description: "PokerClub Mau Binh, South: A-2-3-4-5 the second-highest straight, Asian row \
+                      bonuses, scoop x2, x4 for scooping all three opponents, fouls pay as \
+                      scooped, declared naturals shown in the rows.",
+        source: "PokerClub Mau Binh rules page. The page lacks its row-bonus and instant-win \
+                 tables; reconstructed with the values most Mau Binh write-ups give (rows \
+                 3/2/8/10/4/5 replacing the row point; naturals 24/12/6/3/3/3; thirteen of one \
+                 colour not counted). A foul pays as a scoop ('usually pays the scoop bonus as \
+                 well') and a fouled opponent counts toward the sweep. Timeout not stated: foul. \
+                 For the doubled row table use bonus=DOUBLED_BONUS.",
+        build: Rules::pokerclub_south,
+    },
+    Preset {
+        name: "pokerclub_north",
+        description: "PokerClub Mau Binh, North: as South, but A-2-3-4-5 is the lowest straight.",
+        source: "PokerClub Mau Binh rules page (the North variant ranks A-2-3-4-5 lowest); every \
+                 other value as pokerclub_south, reconstructed the same way.",
+        build: Rules::pokerclub_north,
+    },
+    Preset {
+        name: "pokerfever_western",
+        description: "PokerFever Western: 1 a row plus a majority point, no bonuses or scoop, a \
+                      foul pays 3 plus bonuses, declared clean sweeps, surrender 3, bankroll cap.",
+        source: "PokerFever Chinese Poker rules page. Clean-sweep values not listed: a dragon \
+                 and thirteen of one colour 13, the others 3, a same-suit dragon paid as a \
+                 dragon. Timeout not stated: foul.",
+        build: Rules::pokerfever_western,
+    },
+    Preset {
+        name: "pokerfever_eastern",
+        description: "PokerFever Eastern: Asian row bonuses paid instead of the row point, double \
+                      bonus against the same category, no scoop, a foul pays 3 plus bonuses, \
+                      declared clean sweeps, surrender 3, bankroll cap.",
+        source: "PokerFever Chinese Poker rules page. Its bonus table is missing: the \
+                 3/2/8/10/4/5 table is used, which its worked example ('= 7') needs (back \
+                 straight flush 5). The bankroll cap and dealer order are stated for the whole \
+                 site. Clean sweeps as pokerfever_western. Timeout not stated: foul.",
+        build: Rules::pokerfever_eastern,
+    },
+    Preset {
+        name: "two_four",
+        description: "2-4 scoring: 1 a row plus an overall point to the higher pair total; win 2 \
+                      of 3 rows = 2, all 3 = 4. No bonuses by default (set \
+                      bonus=BonusTable(mode='add', ...)).",
+        source: "2-4 scoring as commonly played. Bonuses, naturals and the foul are not part of \
+                 the system: no bonus table, no naturals, a foul loses every row (as scooped, \
+                 so 4).",
+        build: Rules::two_four,
+    },
+    Preset {
+        name: "one_six",
+        description: "1-6 scoring: 1 a row, 3 more for winning all three (6 in all).",
+        source: "1-6 scoring as commonly played in American card rooms. A foul loses every row \
+                 and the scoop; no naturals.",
+        build: Rules::one_six,
+    },
+    Preset {
+        name: "shisanshui",
+        description: "Shisanshui (十三水): A-2-3-4-5 second-highest, Asian row bonuses, scoop x2 \
+                      (打枪), x4 for sweeping three opponents (全垒打), fouls as scooped (倒水), \
+                      thirteen naturals from 至尊清龙 108 down to 三顺子 3.",
+        source: "Shisanshui (十三水) as commonly played. Declaration not fixed by custom: \
+                 naturals are declared automatically and need not be shown in the rows; a \
+                 timed-out hand is set automatically. Suit order off; the optional ♠ > ♥ > ♣ > ♦ \
+                 is suit_order='shcd'.",
+        build: Rules::shisanshui,
+    },
 ];
+
+/// The preset names, in [`PRESETS`] order.
+pub const PRESET_NAMES: [&str; PRESETS.len()] = {
+    let mut out = [""; PRESETS.len()];
+    let mut i = 0;
+    while i < PRESETS.len() {
+        out[i] = PRESETS[i].name;
+        i += 1;
+    }
+    out
+};
+
+/// The preset called `name`.
+pub fn find(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
 
 /// Suit order ♠ > ♥ > ♣ > ♦ (as suit indices c d h s = 0..3), Shisanshui's optional tie-break.
 pub const SHISANSHUI_SUIT_ORDER: [u8; 4] = [3, 2, 0, 1];
@@ -40,20 +157,10 @@ const SWEEP_AT_FOUR: Sweep = Sweep {
 impl Rules {
     /// A preset by name (see [`PRESET_NAMES`]).
     pub fn preset(name: &str) -> Option<Rules> {
-        Some(match name {
-            "maceplay" => Rules::maceplay(),
-            "pokerclub_south" => Rules::pokerclub_south(),
-            "pokerclub_north" => Rules::pokerclub_north(),
-            "pokerfever_western" => Rules::pokerfever_western(),
-            "pokerfever_eastern" => Rules::pokerfever_eastern(),
-            "two_four" => Rules::two_four(),
-            "one_six" => Rules::one_six(),
-            "shisanshui" => Rules::shisanshui(),
-            _ => return None,
-        })
+        find(name).map(Preset::rules)
     }
 
-    /// MacePlay "Thirteen" (seed 001): bonus table, scoop ×2, sweep ×2 more at four players,
+    /// MacePlay "Thirteen": bonus table, scoop ×2, sweep ×2 more at four players,
     /// fouls refused, five naturals declared automatically.
     pub fn maceplay() -> Rules {
         use NaturalKind::*;
@@ -77,7 +184,7 @@ impl Rules {
         }
     }
 
-    /// PokerClub Mau Binh, South (seed 000; tables reconstructed per RULES.md §6): wheel second,
+    /// PokerClub Mau Binh, South (tables reconstructed, see [`PRESETS`]): wheel second,
     /// fouls pay as scooped, naturals must be declared and shown in the rows.
     pub fn pokerclub_south() -> Rules {
         use NaturalKind::*;
@@ -123,7 +230,7 @@ impl Rules {
         ])
     }
 
-    /// PokerFever Western (seed 002): one unit a row plus a majority point, fouls pay 3,
+    /// PokerFever Western: one unit a row plus a majority point, fouls pay 3,
     /// surrender 3, clean sweeps must be declared, bankroll cap in dealer order.
     pub fn pokerfever_western() -> Rules {
         Rules {
@@ -138,7 +245,7 @@ impl Rules {
         }
     }
 
-    /// PokerFever Eastern (seed 002): the bonus table with double bonus, fouls pay 3 plus the
+    /// PokerFever Eastern: the bonus table with double bonus, fouls pay 3 plus the
     /// opponent's bonuses, surrender 3, bankroll cap in dealer order.
     pub fn pokerfever_eastern() -> Rules {
         Rules {
@@ -149,7 +256,7 @@ impl Rules {
         }
     }
 
-    /// 2-4 scoring (seed 003): one unit a row, bonuses (none by default) added to each side,
+    /// 2-4 scoring: one unit a row, bonuses (none by default) added to each side,
     /// the higher total gets the overall point and collects the difference.
     pub fn two_four() -> Rules {
         Rules {
@@ -169,7 +276,7 @@ impl Rules {
     }
 
     /// Shisanshui (十三水): wheel second, bonus table, 打枪 ×2, 全垒打 ×2 more at four
-    /// players, 倒水 as scooped, the §5 Shisanshui naturals found automatically. The suit order
+    /// players, 倒水 as scooped, the thirteen Shisanshui naturals found automatically. The suit order
     /// is off; set `suit_order: Some(SHISANSHUI_SUIT_ORDER)` to turn it on.
     pub fn shisanshui() -> Rules {
         use NaturalKind::*;
@@ -199,5 +306,28 @@ impl Rules {
             timeout: Timeout::Auto,
             ..Rules::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid_and_round_trip_through_data() {
+        for p in PRESETS {
+            let rules = p.rules();
+            rules
+                .validate()
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert_eq!(Rules::from_data(&p.data()).unwrap(), rules, "{}", p.name);
+            assert_eq!(Rules::from_json(&rules.to_json()).unwrap(), rules);
+            assert!(!p.source.contains("seed") && !p.source.contains("RULES"));
+        }
+        let mut names = PRESET_NAMES.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), PRESETS.len());
+        assert!(Rules::preset("nope").is_none());
     }
 }

@@ -63,7 +63,7 @@ impl Setting {
         ]
     }
 
-    /// Breaks back ≥ middle ≥ front (RULES.md §2; equal rows are legal).
+    /// Breaks back ≥ middle ≥ front (docs/rules.md, "The game"; equal rows are legal).
     pub fn is_foul(&self, wheel: Wheel) -> bool {
         let [f, m, b] = self.ranks(wheel);
         f > m || m > b

@@ -1,4 +1,4 @@
-//! Every 5-card and 3-card hand, counted by category and by distinct rank (RULES.md §2).
+//! Every 5-card and 3-card hand, counted by category and by distinct rank (docs/rules.md, "Hand ranks").
 
 use chinese_poker::{Category, Evaluator, Wheel};
 use std::collections::{BTreeMap, HashSet};
@@ -31,7 +31,7 @@ fn all_five_card_hands_for_both_wheels() {
         assert_eq!(total, 2_598_960);
         let distinct: usize = by_cat.values().map(|s| s.1.len()).sum();
         assert_eq!(distinct, 7462, "{wheel:?}");
-        // high to low as listed in RULES.md
+        // high to low as listed in docs/rules.md, "Hand ranks"
         for (i, cat) in Category::ALL.iter().rev().enumerate() {
             let (n, set) = &by_cat[cat];
             assert_eq!(*n, hands[i], "{wheel:?} {cat:?} hands");

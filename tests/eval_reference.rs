@@ -1,4 +1,4 @@
-//! The fast table evaluator against a slow reference written from the definitions of RULES.md §2,
+//! The fast table evaluator against a slow reference written from the definitions of docs/rules.md ("Hand ranks"),
 //! on millions of seeded random rows: same category, same order within a row size, and the same
 //! front-vs-middle verdict across sizes.
 //!
@@ -96,7 +96,7 @@ fn reference(cards: &[u8], wheel: Wheel) -> RefRank {
     RefRank { cat, vals }
 }
 
-/// RULES.md §2, front against a 5-card row: category first (so any 5-card category above trips
+/// docs/rules.md, "Comparing rows", front against a 5-card row: category first (so any 5-card category above trips
 /// wins), then the significant ranks, only as many as the front has; an equal prefix is equal.
 fn reference_front_vs_five(front: &RefRank, five: &RefRank) -> Ordering {
     front.cat.cmp(&five.cat).then_with(|| {
@@ -256,7 +256,7 @@ fn front_against_middle_agrees_with_reference_wheel_second() {
     check_front_vs_middle(6, Wheel::Second);
 }
 
-/// The reference itself, on the examples RULES.md §2 spells out.
+/// The reference itself, on the examples docs/rules.md ("Comparing rows") spells out.
 #[test]
 fn reference_follows_the_rules_examples() {
     let codes = |s: &str| -> Vec<u8> {

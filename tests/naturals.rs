@@ -1,4 +1,4 @@
-//! Naturals (RULES.md §5): a hand-built example and a near miss for each, the rule set's order
+//! Naturals (docs/rules.md, "Naturals"): a hand-built example and a near miss for each, the rule set's order
 //! and values, displayed settings, and the three-row naturals against a brute force over every
 //! split of the 13 cards.
 

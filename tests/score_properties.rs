@@ -1,6 +1,6 @@
 //! Properties of settlement on many seeded random deals, for every preset and a few variants:
 //! zero-sum, mirror symmetry under a swap of seats, scoops and ties, fouls, and the fast pair
-//! scorer against both `settle` and a slow reference written from RULES.md §3.
+//! scorer against both `settle` and a slow reference written from docs/rules.md ("Scoring").
 
 // Seat-indexed matrices read more plainly with index loops.
 #![allow(clippy::needless_range_loop)]
@@ -309,7 +309,7 @@ fn scoops_ties_and_fouls() {
     }
 }
 
-/// The slow reference: one matchup between two legal settings from RULES.md §3, on hand ranks
+/// The slow reference: one matchup between two legal settings from docs/rules.md ("Scoring"), on hand ranks
 /// (no suit order), with values read from the rule set's table.
 fn reference(rules: &Rules, a: &[HandRank; 3], b: &[HandRank; 3]) -> (i64, bool, bool) {
     let order = [0, 1, 2].map(|i| a[i].cmp(&b[i]));
@@ -464,7 +464,7 @@ enum RefHand {
     Surrendered,
 }
 
-/// The slow reference for a whole table, written from RULES.md §3, §5 and the decisions in the
+/// The slow reference for a whole table, written from docs/rules.md ("Scoring", "Fouls, naturals and surrender") and the decisions in the
 /// `score` module docs: returns every matchup's points (pairs in order) and the raw totals.
 fn reference_table(rules: &Rules, d: &[Decision]) -> (Vec<i64>, Vec<i64>) {
     use chinese_poker::naturals::{displays, qualifies};

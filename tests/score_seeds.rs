@@ -1,5 +1,5 @@
-//! The worked examples of the seeds and RULES.md §3, scored exactly, plus the rules the examples
-//! leave to RULES.md (fouls, naturals, surrender, bankroll cap) and every input error.
+//! The worked examples of the public rule pages (docs/rules.md, "Presets"), scored exactly, plus the rules the examples
+//! leave to docs/rules.md (fouls, naturals, surrender, bankroll cap) and every input error.
 
 use chinese_poker::rules::{FoulPolicy, NaturalKind, Scoop};
 use chinese_poker::score::{MatchupKind, Status};
@@ -499,19 +499,20 @@ fn bad_input_is_a_clear_error() {
         settle(&[a.clone(), b.clone()], &rules, Some(&[1, i64::MAX]), 0),
         Err(Error::InvalidDecision { player: 1, .. })
     ));
-    // values so large that a matchup could overflow
+    // A rule set is checked when it is built, not by `settle`: values so large that a matchup
+    // could overflow, and invalid values, are refused by `Rules::validate`.
     let mut huge = rules.clone();
     huge.scoop = Scoop::Multiply(u32::MAX);
     huge.sweep.multiplier = u32::MAX;
-    let err = settle(&[a.clone(), b.clone()], &huge, None, 0).unwrap_err();
-    assert!(matches!(err, Error::InvalidRules { .. }), "{err}");
-    // invalid rules
+    let err = huge.validate().unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRules { field, .. } if field == "scoop.amount"),
+        "{err}"
+    );
     let mut bad = rules.clone();
     bad.scoop = Scoop::Multiply(0);
-    assert!(matches!(
-        settle(&[a, b], &bad, None, 0),
-        Err(Error::InvalidRules { .. })
-    ));
+    assert!(matches!(bad.validate(), Err(Error::InvalidRules { .. })));
+    let _ = (a, b);
 }
 
 #[test]

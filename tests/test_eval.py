@@ -1,5 +1,6 @@
-"""Evaluation from Python: hand-worked examples, the row comparison of RULES.md §2, the wheel
-option, HandRank as a value, and ``evaluate_batch`` against per-call ``evaluate``."""
+"""Evaluation from Python: hand-worked examples, the row comparison of docs/rules.md
+("Comparing rows"), the wheel option, HandRank as a value, and ``evaluate_batch`` against
+per-call ``evaluate``."""
 
 from __future__ import annotations
 
@@ -137,7 +138,7 @@ def test_unknown_wheel(wheel: str) -> None:
 
 
 def test_front_against_middle_rules_examples() -> None:
-    """RULES.md §2: category first, then ranks, only as many as the front has."""
+    """docs/rules.md, "Comparing rows": category, then ranks, only as many as the front has."""
     # K K A in front, K K Q J 10 in the middle: the front is stronger, a foul.
     front, middle = ev("Kc Kd Ah"), ev("Ks Kh Qc Jd Th")
     assert front > middle and not front <= middle

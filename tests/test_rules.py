@@ -1,5 +1,6 @@
-"""RuleSet: presets carry RULES.md §4–5 values, derivation, JSON/TOML round trips, validation
-naming the field, the compiled Rust form, pickling."""
+"""RuleSet: presets carry the values of docs/rules.md ("Presets"), derivation, JSON/TOML round
+trips, validation naming the field (by the core, for every entry point), hostile input, the
+compiled Rust form, pickling."""
 
 from __future__ import annotations
 
@@ -66,10 +67,13 @@ def test_preset_round_trips(name: str) -> None:
 def test_compiled_form_matches(name: str) -> None:
     rules = RuleSet.preset(name)
     for row in ("front", "middle", "back"):
-        cats = ("high_card", "pair", "trips") if row == "front" else ALL_CATEGORIES
-        for cat in cats:
-            assert rules.compiled.row_value(row, cat) == rules.row_value(row, cat)  # type: ignore[arg-type]
+        for cat, value in getattr(rules.bonus, row).items():
+            expect = value if rules.bonus.mode == "replace" else 1 + value
+            assert rules.compiled.row_value(row, cat) == expect
     assert rules.compiled.naturals() == list(rules.naturals.values.items())
+    # the core's data form reads back to the same rule set
+    text = {k: getattr(rules, k) for k in ("name", "description", "source")}
+    assert RuleSet.from_dict({**json.loads(rules.compiled.to_json()), **text}) == rules
     unpickled = pickle.loads(pickle.dumps(rules))
     assert repr(unpickled.compiled) == repr(rules.compiled)
 
@@ -328,33 +332,95 @@ values = { dragon = 20, six_pairs = 2 }
     assert RuleSet.from_toml(r.to_toml()) == r
 
 
-def test_compiled_rules_reject_bad_spec_directly() -> None:
+def test_compiled_rules_reject_exactly_what_rule_set_rejects() -> None:
     from chinese_poker import _core
 
-    with pytest.raises(InvalidRulesError, match='"sweep.min_players"'):
-        _core.Rules({"sweep": {"min_players": 7}})
-    with pytest.raises(InvalidRulesError, match='"bonus.middle.fullhouse"'):
-        _core.Rules({"bonus": {"middle": {"fullhouse": 2}}})
-    with pytest.raises(InvalidRulesError, match='"naturals.values.dragoon"'):
-        _core.Rules({"naturals": {"values": {"dragoon": 2}}})
-    with pytest.raises(InvalidRulesError, match='"surrender"'):
-        _core.Rules({"surrender": -1})
-    with pytest.raises(InvalidRulesError, match='"double_bonus"'):
-        _core.Rules({"double_bonus": 1})
-    with pytest.raises(InvalidRulesError, match='"suit_order"'):
-        _core.Rules({"suit_order": "sshd"})
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"surrender": 2_000_000}, "surrender"),
+        ({"sweep": {"min_players": 7}}, "sweep.min_players"),
+        ({"bonus": {"middle": {"fullhouse": 2}}}, "bonus.middle.fullhouse"),
+        ({"naturals": {"values": {"dragoon": 2}}}, "naturals.values.dragoon"),
+        ({"surrender": -1}, "surrender"),
+        ({"double_bonus": 1}, "double_bonus"),
+        ({"suit_order": "sshd"}, "suit_order"),
+        ({"wheel": 3}, "wheel"),
+        ({"naturals": {"values": {"dragon": 2, "six_pairs": 1}, "x": 1}}, "naturals.x"),
+        ({"scoop": {"kind": "multiply", "amount": 1001}}, "scoop.amount"),
+    ]
+    for data, path in cases:
+        with pytest.raises(InvalidRulesError, match=f'"{path}"'):
+            _core.Rules(json.dumps(data))
+        with pytest.raises(InvalidRulesError, match=f'"{path}"'):
+            RuleSet.from_dict(data)
+    with pytest.raises(InvalidRulesError, match="does not parse"):
+        _core.Rules("{")
+
+
+def test_names_and_defaults_come_from_the_core() -> None:
+    from chinese_poker import _core, rules
+
+    assert rules.CATEGORIES == _core.CATEGORY_NAMES == tuple(c.name.lower() for c in cp.Category)
+    assert [c.label for c in cp.Category][3] == "three of a kind"
+    assert rules.NATURALS == _core.NATURAL_NAMES and len(rules.NATURALS) == 14
+    assert RuleSet.presets() == _core.PRESET_NAMES
+    assert RuleSet().to_dict() | {"name": "", "description": "", "source": ""} == json.loads(
+        _core.default_rules_json()
+    ) | {"name": "", "description": "", "source": ""}
     with pytest.raises(InvalidRulesError, match='"wheel"'):
-        _core.Rules({"wheel": 3})
-    with pytest.raises(InvalidRulesError, match='"naturals.x"'):
-        _core.Rules({"naturals": {"values": {"dragon": 2, "six_pairs": 1}, "x": 1}})
+        cp.evaluate("As Ks Qs", wheel="sideways")
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
-def test_python_presets_compile_to_the_core_presets(name: str) -> None:
-    from chinese_poker import _core
+def test_hostile_rule_set_text() -> None:
+    with pytest.raises(InvalidRulesError, match="nested too deeply"):
+        RuleSet.from_json("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InvalidRulesError, match="nested too deeply"):
+        RuleSet.from_toml("x = " + "[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InvalidRulesError, match="not valid UTF-8"):
+        RuleSet.from_json(b'{"name": "\xff"}')
+    with pytest.raises(InvalidRulesError, match="^rule set TOML is not valid UTF-8"):
+        RuleSet.from_toml(b'name = "\xff"')
+    with pytest.raises(InvalidRulesError, match="a number is too long"):
+        RuleSet.from_json('{"surrender": ' + "9" * 5000 + "}")
+    with pytest.raises(InvalidRulesError, match="a number is too long"):
+        RuleSet.from_toml("surrender = " + "9" * 5000)
+    with pytest.raises(InvalidRulesError, match="^rule set JSON: key 'x' appears twice"):
+        RuleSet.from_json('{"x": 1, "x": 2}')
+    with pytest.raises(InvalidRulesError, match="must be an object"):
+        RuleSet.from_json("[1, 2]")
+    with pytest.raises(InvalidRulesError, match="must be text"):
+        RuleSet.from_toml(7)  # type: ignore[arg-type]
+    assert RuleSet.from_toml(b'surrender = 2\nname = "house"').surrender == 2
 
-    assert RuleSet.preset(name).compiled == _core.Rules.preset(name)
-    assert _core.Rules.preset("nope") is None
+
+def test_hostile_python_values_name_the_field() -> None:
+    for value in (10**5000, -(10**30), float("nan"), 1e308, 2.0, complex(1, 2), [1], "3"):
+        with pytest.raises(InvalidRulesError, match='"surrender"'):
+            RuleSet(surrender=value)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRulesError, match="nested too deeply"):
+        deep: Any = 1
+        for _ in range(1000):
+            deep = {"a": deep}
+        RuleSet.from_dict({"bonus": deep})
+    with pytest.raises(InvalidRulesError, match='"sweep.fouled_counts"'):
+        Sweep(fouled_counts=None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRulesError, match='"foul.amount"'):
+        Foul("reject", 3)
+
+
+def test_renamed_rule_set_drops_the_presets_texts() -> None:
+    house = presets.MACEPLAY.replace(name="house", scoop=Scoop.add(3))
+    assert house.description == "" and house.source == ""
+    assert "MacePlay" not in house.to_toml()
+    kept = presets.MACEPLAY.replace(name="house", source="ours")
+    assert kept.source == "ours" and kept.description == ""
+    same = presets.MACEPLAY.replace(scoop=Scoop.add(3))
+    assert same.source == presets.MACEPLAY.source
+
+
+def test_preset_sources_name_public_rules() -> None:
+    for rules in presets.PRESETS.values():
+        assert "seed" not in rules.source and "RULES" not in rules.source
+        assert "rules" in rules.source or "played" in rules.source
 
 
 def test_mapping_equality() -> None:
@@ -374,3 +440,18 @@ def test_compiled_once() -> None:
     assert rules.compiled is rules.compiled  # built in __post_init__, never again
     assert rules.replace(name="x").compiled is not rules.compiled
     assert rules.replace(name="x").compiled == rules.compiled
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_preset_has_shipped_tables_under_the_versioned_key(name: str) -> None:
+    import warnings
+
+    from chinese_poker import _core, solver
+
+    for players in (2, 3, 4):
+        key = _core.tables_key(RuleSet.preset(name).compiled, players)
+        assert key.startswith("v2;wheel=")
+        assert solver.shipped_tables_path(name, players) is not None, (name, players)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            solver.load_tables(name, players)

@@ -1,5 +1,5 @@
-"""The worked examples of the rule pages (RULES.md §3, seeds 000–003), settled through the
-public Python API with the shipped presets."""
+"""The worked examples of the public rule pages (docs/rules.md, "Presets": MacePlay,
+PokerClub, PokerFever, 2-4), settled through the public Python API with the shipped presets."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_foul_flat_plus_bonus_pokerfever() -> None:
     assert result.totals == (6, -6)
 
 
-# PokerClub (seed 000): plain rows, no bonus hands.
+# PokerClub Mau Binh page: plain rows, no bonus hands.
 CLUB_YOU = ("2c 3d 5h", "8c 8d 4s 6h Jc", "Ac Ad Kc Ks 9h")
 CLUB_OPP = ("4c 4d 6c", "7c 7d 2s 3s Th", "Qc Qd Js Jd 5s")
 CLUB_SCOOPED = ("2d 3h 4c", "6d 6s 3c 4h Td", "9c 9d 8s 8h Qh")
@@ -124,7 +124,7 @@ def test_pokerclub_scooping_all_three_pays_four_times() -> None:
     assert result.totals[0] == 36 and result.sweeps == (0,)
 
 
-# PokerFever (seed 002): four players, each settled against each.
+# PokerFever page: four players, each settled against each.
 FEVER_DEAL = {
     "A": ("6s 7d Js", "2c 7s 4c 2d Jd", "8c 6d Td Kh 8h"),
     "B": ("2s 5d Qc", "7c 9d 8s Qs 4d", "7h 3d 4s As Ts"),
@@ -201,7 +201,7 @@ def test_pokerfever_surrender_pays_three_each() -> None:
         cp.settle([cp.Surrender(), *hands[1:]], "maceplay")
 
 
-# 2-4 scoring (seed 003).
+# 2-4 scoring page.
 def test_two_four_two_of_three_is_two() -> None:
     result = cp.settle([CLUB_YOU, CLUB_OPP], "two_four")
     m = result.matchups[0]

@@ -296,7 +296,7 @@ def test_batch_naturals_array_names_the_natural() -> None:
     hands = np.array(deal_with(DRAGON_HAND, 3, seed=1), dtype=np.uint8)
     batch = cp.solve_batch(hands, "pokerclub_south", 3)
     assert batch.naturals.dtype == np.uint8 and batch.naturals.shape == (3,)
-    assert batch.decisions[0] == 1 and batch.NATURAL_INDEX[batch.naturals[0]] == "dragon"
+    assert batch.decisions[0] == 1 and batch.NATURAL_NAMES[batch.naturals[0]] == "dragon"
     assert all(batch.naturals[i] == 255 for i in range(3) if batch.decisions[i] != 1)
     decision = batch.decision(0)
     assert isinstance(decision, cp.Declare) and decision.natural == "dragon"

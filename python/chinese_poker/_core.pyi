@@ -1,15 +1,53 @@
 """Type stubs for the private extension ``chinese_poker._core`` (checked by mypy.stubtest)."""
 
 from collections.abc import Callable, Iterable, Iterator
+from enum import IntEnum
 from typing import Any, Literal, final
 
 import numpy as np
 import numpy.typing as npt
 
-from ._enums import Category
 from .scoring import Declare, Setting, Surrender
 
 __version__: str
+
+# -- the rule schema's names (docs/architecture.md, "One rule schema") -------------------------
+
+class Category(IntEnum):
+    """Hand categories, weakest first. A front row is only HIGH_CARD, PAIR or TRIPS.
+
+    Made at import by the core from its category names; this declaration is checked against
+    it by stubtest."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    TRIPS = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    QUADS = 7
+    STRAIGHT_FLUSH = 8
+    @property
+    def label(self) -> str:
+        """Plain-words name, e.g. ``"full house"``."""
+
+CATEGORY_NAMES: tuple[str, ...]
+CATEGORY_LABELS: tuple[str, ...]
+FRONT_CATEGORY_NAMES: tuple[str, ...]
+NATURAL_NAMES: tuple[str, ...]
+ROW_NAMES: tuple[str, ...]
+PRESET_NAMES: tuple[str, ...]
+RULE_FIELDS: tuple[str, ...]
+TEXT_FIELDS: tuple[str, ...]
+CHOICES: dict[str, tuple[str, ...]]
+MAX_UNITS: int
+MAX_MULTIPLIER: int
+SHISANSHUI_SUIT_ORDER: str
+
+def preset_json(name: str) -> str: ...
+def default_rules_json() -> str: ...
+def standard_bonus_json() -> str: ...
 
 @final
 class Card:
@@ -87,11 +125,10 @@ class HandRank:
 
 @final
 class Rules:
-    """A compiled rule set (private; built by ``chinese_poker.RuleSet``)."""
+    """A compiled, validated rule set (private; built by ``chinese_poker.RuleSet``)."""
 
-    def __new__(cls, spec: dict[str, Any]) -> Rules: ...
-    @staticmethod
-    def preset(name: str) -> Rules | None: ...
+    def __new__(cls, spec: str) -> Rules: ...
+    def to_json(self) -> str: ...
     def row_value(self, row: str, category: str) -> int: ...
     def naturals(self) -> list[tuple[str, int]]: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -323,7 +360,6 @@ def find_naturals(
 def parse_cards(text: str) -> list[Card]: ...
 def parse_hands(lines: Iterable[str], cards: int = 13) -> npt.NDArray[np.uint8]: ...
 
-NATURAL_INDEX: tuple[str, ...]
 MAX_THREADS: int
 MAX_SAMPLES: int
 

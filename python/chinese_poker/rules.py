@@ -1,9 +1,9 @@
-"""Rule sets as data: every scoring rule of RULES.md §3–5 as a frozen, typed value.
+"""Rule sets as data: every scoring rule (docs/rules.md, "Rule fields") as a frozen, typed value.
 
 A :class:`RuleSet` is built from parts (:class:`BonusTable`, :class:`Scoop`, :class:`Sweep`,
-:class:`Foul`, :class:`Naturals`), validated on construction, and compiled once into the Rust
-engine's ``Rules``; scoring and solving read only the compiled form. Start from a preset and
-change what your house does differently::
+:class:`Foul`, :class:`Naturals`) and compiled once into the Rust engine's ``Rules``; scoring
+and solving read only the compiled form. Start from a preset and change what your house does
+differently::
 
     >>> from chinese_poker.rules import RuleSet, Scoop
     >>> house = RuleSet.preset("maceplay").replace(name="house", scoop=Scoop.add(3))
@@ -13,18 +13,22 @@ change what your house does differently::
 Nested parts can be changed in place with a mapping (``rules.replace(sweep={"multiplier": 3})``)
 or a double-underscore keyword (``rules.replace(sweep__min_players=3)``).
 
-Units and limits: every value is a whole number of units; unit values are at most
-``MAX_UNITS`` and multipliers at most ``MAX_MULTIPLIER`` so no settlement can overflow.
+The fields, their defaults, their bounds and their error messages are defined once, in the Rust
+core (docs/architecture.md, "One rule schema"): this module takes its defaults and names from
+there, and a rule set (or a part built alone) is validated by compiling it. Every bad value
+raises :class:`~chinese_poker.exceptions.InvalidRulesError` naming the field. Unit values are at
+most ``MAX_UNITS`` and multipliers at most ``MAX_MULTIPLIER``, so no settlement can overflow.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar, get_args
+from typing import Any, ClassVar, Generic, TypeVar
 
 import tomli_w
 
@@ -35,17 +39,21 @@ from .exceptions import InvalidRulesError
 __all__ = [
     "BonusMode",
     "BonusTable",
+    "CATEGORIES",
     "CategoryName",
     "Declaration",
     "DOUBLED_BONUS",
+    "FRONT_CATEGORIES",
     "Foul",
     "FoulKind",
     "FrozenMap",
     "MAX_MULTIPLIER",
     "MAX_UNITS",
+    "NATURALS",
     "NO_BONUS",
     "NaturalName",
     "Naturals",
+    "ROWS",
     "RowName",
     "RuleSet",
     "STANDARD_BONUS",
@@ -55,49 +63,34 @@ __all__ = [
     "TimeoutPolicy",
 ]
 
-RowName = Literal["front", "middle", "back"]
-CategoryName = Literal[
-    "high_card",
-    "pair",
-    "two_pair",
-    "trips",
-    "straight",
-    "flush",
-    "full_house",
-    "quads",
-    "straight_flush",
-]
-NaturalName = Literal[
-    "same_suit_dragon",
-    "dragon",
-    "twelve_royals",
-    "three_straight_flushes",
-    "three_quads",
-    "all_big",
-    "all_small",
-    "thirteen_one_colour",
-    "twelve_one_colour",
-    "four_trips",
-    "five_pairs_trips",
-    "six_pairs",
-    "three_flushes",
-    "three_straights",
-]
-BonusMode = Literal["replace", "add"]
-ScoopKind = Literal["none", "multiply", "add"]
-FoulKind = Literal["as_scooped", "flat_plus_bonus", "reject"]
-Declaration = Literal["auto", "must_declare"]
-TimeoutPolicy = Literal["foul", "auto"]
+# The names are the core's (see CHOICES and the tuples below); these aliases only say which
+# list a string belongs to.
+RowName = str
+CategoryName = str
+NaturalName = str
+BonusMode = str
+ScoopKind = str
+FoulKind = str
+Declaration = str
+TimeoutPolicy = str
 
-ROWS: tuple[RowName, ...] = get_args(RowName)
-CATEGORIES: tuple[CategoryName, ...] = get_args(CategoryName)
-NATURALS: tuple[NaturalName, ...] = get_args(NaturalName)
-FRONT_CATEGORIES: tuple[CategoryName, ...] = ("high_card", "pair", "trips")
+ROWS: tuple[RowName, ...] = _core.ROW_NAMES
+"""Row names, front first."""
+CATEGORIES: tuple[CategoryName, ...] = _core.CATEGORY_NAMES
+"""Hand category names, weakest first."""
+FRONT_CATEGORIES: tuple[CategoryName, ...] = _core.FRONT_CATEGORY_NAMES
+"""The categories a 3-card front can hold."""
+NATURALS: tuple[NaturalName, ...] = _core.NATURAL_NAMES
+"""Every natural the engine knows, in no particular ranking."""
+CHOICES: Mapping[str, tuple[str, ...]] = _core.CHOICES
+"""The names each choice field accepts, by field path (``"scoop.kind"``, ``"timeout"``, ...)."""
 
-MAX_UNITS = 1_000_000
+MAX_UNITS: int = _core.MAX_UNITS
 """Largest unit value of any field (row value, natural, surrender, flat foul, point)."""
-MAX_MULTIPLIER = 1_000
+MAX_MULTIPLIER: int = _core.MAX_MULTIPLIER
 """Largest scoop or sweep multiplier."""
+
+_DEFAULTS: dict[str, Any] = json.loads(_core.default_rules_json())
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -143,42 +136,72 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
 
 def _fail(path: str, reason: str) -> InvalidRulesError:
-    # Same wording as the Rust core's InvalidRules errors, so messages read alike.
+    # For the few checks of Python objects themselves; worded like the core's errors.
     return InvalidRulesError(f'rule set field "{path}": {reason}')
 
 
-def _int(path: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(path, f"expected a whole number, got {value!r}")
-    if not low <= value <= high:
-        raise _fail(path, f"must be between {low} and {high}, got {value}")
-    return value
+def _plain(value: object, depth: int = 0) -> Any:
+    """JSON-ready data for the core. Values JSON cannot carry (a 5,000-digit int, NaN, a
+    complex, an object) become text, which the core then refuses naming the field; a
+    ``Category`` key becomes its name."""
+    if depth > 64:
+        raise InvalidRulesError("rule set data is nested too deeply")
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int):
+        return int(value) if -(2**63) <= value < 2**64 else _too_big(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            name = _key_name(key)
+            if name in out:
+                raise InvalidRulesError(f"rule set data: key {name!r} appears twice in one table")
+            out[name] = _plain(item, depth + 1)
+        return out
+    if isinstance(value, list | tuple):
+        return [_plain(item, depth + 1) for item in value]
+    return _short(repr(value))
 
 
-def _bool(path: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(path, f"expected true or false, got {value!r}")
-    return value
+def _too_big(value: int) -> str:
+    # str() of a huge int is refused by Python itself (its digit limit): count bits instead
+    digits = int(value.bit_length() * math.log10(2)) + 1
+    return f"a {'negative ' if value < 0 else ''}whole number of about {digits} digits"
 
 
-def _choice(path: str, value: object, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        options = ", ".join(repr(c) for c in choices)
-        raise _fail(path, f"expected one of {options}, got {value!r}")
-    return value
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _category_key(path: str, key: object) -> CategoryName:
+def _key_name(key: object) -> str:
     if isinstance(key, Category):
-        key = key.name.lower()
-    if not isinstance(key, str) or key not in CATEGORIES:
-        raise _fail(path, f"unknown hand category {key!r}; expected one of {', '.join(CATEGORIES)}")
-    return key
+        return key.name.lower()
+    return key if isinstance(key, str) else _short(repr(key))
+
+
+def _compile(data: Mapping[str, Any]) -> _core.Rules:
+    """The core's parse and validation of the data form: the only rule-set check there is."""
+    return _core.Rules(json.dumps(_plain(data), ensure_ascii=False))
+
+
+def _check_part(name: str, data: dict[str, Any]) -> None:
+    # A part built alone is checked as the default rule set with that part.
+    _compile({name: data})
+
+
+def _given(data: Mapping[str, Any]) -> dict[str, Any]:
+    # `null` and a missing field both mean the default, in the core and here.
+    return {k: v for k, v in data.items() if v is not None}
+
+
+_BONUS_DEFAULTS: dict[str, Any] = _DEFAULTS["bonus"]
 
 
 @dataclass(frozen=True, slots=True)
 class BonusTable:
-    """Row values of winning hands, per row and category (RULES.md §3, "Row bonus").
+    """Row values of winning hands, per row and category (docs/rules.md, "Row bonuses").
 
     Under ``mode="replace"`` a listed value is the row's whole value when it wins with that
     category (front trips = 3); unlisted categories pay 1. Under ``mode="add"`` a listed value
@@ -186,77 +209,57 @@ class BonusTable:
     ``high_card``, ``pair`` or ``trips``. Keys may be category names or :class:`Category`.
     """
 
-    mode: BonusMode = "replace"
+    mode: BonusMode = _BONUS_DEFAULTS["mode"]
     front: Mapping[CategoryName, int] = FrozenMap()
     middle: Mapping[CategoryName, int] = FrozenMap()
     back: Mapping[CategoryName, int] = FrozenMap()
 
     def __post_init__(self) -> None:
-        _choice("bonus.mode", self.mode, get_args(BonusMode))
-        low = 1 if self.mode == "replace" else 0
+        _check_part("bonus", self.to_dict())
         for row in ROWS:
-            entries = getattr(self, row)
-            path = f"bonus.{row}"
-            if not isinstance(entries, Mapping):
-                raise _fail(path, f"expected a table of hand category to units, got {entries!r}")
-            clean: dict[CategoryName, int] = {}
-            for key, value in entries.items():
-                name = _category_key(f"{path}.{key}", key)
-                if row == "front" and name not in FRONT_CATEGORIES:
-                    raise _fail(f"{path}.{name}", "a 3-card front is only high_card, pair or trips")
-                if name in clean:
-                    raise _fail(f"{path}.{name}", "listed twice")
-                clean[name] = _int(f"{path}.{name}", value, low, MAX_UNITS)
-            ordered = FrozenMap((c, clean[c]) for c in CATEGORIES if c in clean)
+            # valid now: every key is a category name; keep them weakest first
+            entries = {_key_name(k): v for k, v in getattr(self, row).items()}
+            ordered = FrozenMap((c, entries[c]) for c in CATEGORIES if c in entries)
             object.__setattr__(self, row, ordered)
 
     def row_value(self, row: RowName, category: CategoryName | Category) -> int:
         """Units the row pays when won with ``category`` (before doubling, scoop and sweep)."""
-        name = _category_key("category", category)
-        listed = getattr(self, _choice("row", row, ROWS)).get(name)
-        if self.mode == "replace":
-            return 1 if listed is None else int(listed)
-        return 1 + (0 if listed is None else int(listed))
+        return _compile({"bonus": self.to_dict()}).row_value(row, _key_name(category))
 
     def to_dict(self) -> dict[str, Any]:
         """``{"mode": ..., "front": {...}, ...}``; rows without entries are left out."""
         out: dict[str, Any] = {"mode": self.mode}
         for row in ROWS:
             entries = getattr(self, row)
-            if entries:
-                out[row] = dict(entries)
+            if not isinstance(entries, Mapping):
+                out[row] = entries  # the core names the row and says what it expected
+            elif entries:
+                out[row] = {_key_name(k): v for k, v in entries.items()}
         return out
 
     @classmethod
     def from_dict(cls, data: object) -> BonusTable:
-        spec = _mapping("bonus", data, ("mode", *ROWS))
-        for row in ROWS:
-            if row in spec and isinstance(spec[row], Mapping) and not spec[row]:
-                # An explicitly empty row is almost always a table whose entries went missing.
-                raise _fail(f"bonus.{row}", "empty bonus row; leave the row out for no bonuses")
-        return cls(**spec)
+        _check_part("bonus", data)  # type: ignore[arg-type]
+        return cls(**_given(data))  # type: ignore[arg-type]
 
 
 NO_BONUS = BonusTable()
 """Every row pays 1, whatever wins it."""
 
-STANDARD_BONUS = BonusTable(
-    mode="replace",
-    front={"trips": 3},
-    middle={"full_house": 2, "quads": 8, "straight_flush": 10},
-    back={"quads": 4, "straight_flush": 5},
-)
-"""The Asian table of RULES.md §3 (MacePlay, Mau Binh, Shisanshui, PokerFever Eastern)."""
+STANDARD_BONUS = BonusTable.from_dict(json.loads(_core.standard_bonus_json()))
+"""The Asian row-bonus table (docs/rules.md, "Row bonuses"): front trips 3; middle full house 2,
+quads 8, straight flush 10; back quads 4, straight flush 5 (MacePlay, Mau Binh, Shisanshui,
+PokerFever Eastern)."""
 
 DOUBLED_BONUS = BonusTable(
-    mode="replace",
-    front={"trips": 6},
-    middle={"full_house": 4, "quads": 16, "straight_flush": 20},
-    back={"quads": 8, "straight_flush": 10},
+    mode=STANDARD_BONUS.mode,
+    **{
+        row: {cat: 2 * value for cat, value in getattr(STANDARD_BONUS, row).items()} for row in ROWS
+    },
 )
-"""The doubled Mau Binh table that also circulates (RULES.md §6): every bonus of
-:data:`STANDARD_BONUS` twice over (front trips 6, middle full house 4, back quads 8, back
-straight flush 10, middle quads 16, middle straight flush 20)."""
+"""The doubled Mau Binh table that also circulates: every bonus of :data:`STANDARD_BONUS` twice
+over (front trips 6, middle full house 4, back quads 8, back straight flush 10, middle quads 16,
+middle straight flush 20)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,36 +271,31 @@ class Scoop:
     Build with :meth:`none`, :meth:`multiply` or :meth:`add`.
     """
 
-    kind: ScoopKind = "none"
-    amount: int = 0
+    kind: ScoopKind = _DEFAULTS["scoop"]["kind"]
+    amount: int = _DEFAULTS["scoop"]["amount"]
 
     def __post_init__(self) -> None:
-        _choice("scoop.kind", self.kind, get_args(ScoopKind))
-        if self.kind == "none":
-            _int("scoop.amount", self.amount, 0, 0)
-        elif self.kind == "multiply":
-            _int("scoop.amount", self.amount, 1, MAX_MULTIPLIER)
-        else:
-            _int("scoop.amount", self.amount, 0, MAX_UNITS)
+        _check_part("scoop", self.to_dict())
 
     @classmethod
     def none(cls) -> Scoop:
-        return cls("none", 0)
+        return cls(CHOICES["scoop.kind"][0], 0)
 
     @classmethod
     def multiply(cls, factor: int) -> Scoop:
-        return cls("multiply", factor)
+        return cls(CHOICES["scoop.kind"][1], factor)
 
     @classmethod
     def add(cls, units: int) -> Scoop:
-        return cls("add", units)
+        return cls(CHOICES["scoop.kind"][2], units)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "amount": self.amount}
 
     @classmethod
     def from_dict(cls, data: object) -> Scoop:
-        return cls(**_mapping("scoop", data, ("kind", "amount")))
+        _check_part("scoop", data)  # type: ignore[arg-type]
+        return cls(**_given(data))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,14 +307,12 @@ class Sweep:
     ``fouled_counts``: whether a fouled opponent counts as scooped.
     """
 
-    multiplier: int = 1
-    min_players: int = 4
-    fouled_counts: bool = True
+    multiplier: int = _DEFAULTS["sweep"]["multiplier"]
+    min_players: int = _DEFAULTS["sweep"]["min_players"]
+    fouled_counts: bool = _DEFAULTS["sweep"]["fouled_counts"]
 
     def __post_init__(self) -> None:
-        _int("sweep.multiplier", self.multiplier, 1, MAX_MULTIPLIER)
-        _int("sweep.min_players", self.min_players, 2, 4)
-        _bool("sweep.fouled_counts", self.fouled_counts)
+        _check_part("sweep", self.to_dict())
 
     @classmethod
     def off(cls) -> Sweep:
@@ -331,7 +327,8 @@ class Sweep:
 
     @classmethod
     def from_dict(cls, data: object) -> Sweep:
-        return cls(**_mapping("sweep", data, ("multiplier", "min_players", "fouled_counts")))
+        _check_part("sweep", data)  # type: ignore[arg-type]
+        return cls(**_given(data))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,77 +340,57 @@ class Foul:
     ``reject``: a fouled setting is refused; settling one raises (MacePlay).
     """
 
-    kind: FoulKind = "as_scooped"
-    amount: int = 0
+    kind: FoulKind = _DEFAULTS["foul"]["kind"]
+    amount: int = _DEFAULTS["foul"]["amount"]
 
     def __post_init__(self) -> None:
-        _choice("foul.kind", self.kind, get_args(FoulKind))
-        if self.kind == "flat_plus_bonus":
-            _int("foul.amount", self.amount, 0, MAX_UNITS)
-        else:
-            _int("foul.amount", self.amount, 0, 0)
+        _check_part("foul", self.to_dict())
 
     @classmethod
     def as_scooped(cls) -> Foul:
-        return cls("as_scooped", 0)
+        return cls(CHOICES["foul.kind"][0], 0)
 
     @classmethod
     def flat_plus_bonus(cls, units: int) -> Foul:
-        return cls("flat_plus_bonus", units)
+        return cls(CHOICES["foul.kind"][1], units)
 
     @classmethod
     def reject(cls) -> Foul:
-        return cls("reject", 0)
+        return cls(CHOICES["foul.kind"][2], 0)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "amount": self.amount}
 
     @classmethod
     def from_dict(cls, data: object) -> Foul:
-        return cls(**_mapping("foul", data, ("kind", "amount")))
+        _check_part("foul", data)  # type: ignore[arg-type]
+        return cls(**_given(data))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
 class Naturals:
-    """Instant-win 13-card hands (RULES.md §5) and how they are declared.
+    """Instant-win 13-card hands (docs/rules.md, "Naturals") and how they are declared.
 
     ``values`` maps each recognised natural to what every opponent pays for it, **ordered from
     the highest natural to the lowest**: between two declared naturals the higher one wins, and
-    a hand holding several declares the first it qualifies for. ``declaration="auto"``: the
-    engine declares for the player (MacePlay); ``"must_declare"``: an undeclared natural plays
-    as a normal hand. ``must_show``: the rows must display the natural (Mau Binh).
+    a hand holding several declares the first it qualifies for. ``values`` may also be given as
+    ``(name, units)`` pairs. ``declaration="auto"``: the engine declares for the player
+    (MacePlay); ``"must_declare"``: an undeclared natural plays as a normal hand. ``must_show``:
+    the rows must display the natural (Mau Binh).
     """
 
     values: Mapping[NaturalName, int] = FrozenMap()
-    declaration: Declaration = "must_declare"
-    must_show: bool = False
+    declaration: Declaration = _DEFAULTS["naturals"]["declaration"]
+    must_show: bool = _DEFAULTS["naturals"]["must_show"]
 
     def __post_init__(self) -> None:
-        pairs: Iterable[Any]
-        if isinstance(self.values, Mapping):
-            pairs = self.values.items()
-        elif isinstance(self.values, list | tuple):
-            pairs = self.values
-        else:
-            raise _fail(
-                "naturals.values", f"expected a table of natural to units, got {self.values!r}"
-            )
-        clean: dict[NaturalName, int] = {}
-        for pair in pairs:
-            if not isinstance(pair, list | tuple) or len(pair) != 2:
-                raise _fail("naturals.values", f"expected (name, units) pairs, got {pair!r}")
-            name, value = pair
-            if not isinstance(name, str) or name not in NATURALS:
-                raise _fail(
-                    f"naturals.values.{name}",
-                    f"unknown natural; expected one of {', '.join(NATURALS)}",
-                )
-            if name in clean:
-                raise _fail(f"naturals.values.{name}", "natural listed twice")
-            clean[name] = _int(f"naturals.values.{name}", value, 1, MAX_UNITS)
-        object.__setattr__(self, "values", FrozenMap(clean))
-        _choice("naturals.declaration", self.declaration, get_args(Declaration))
-        _bool("naturals.must_show", self.must_show)
+        values = self.values
+        data = self.to_dict()
+        if not isinstance(values, Mapping) and isinstance(values, list | tuple):
+            data["values"] = [list(p) if isinstance(p, list | tuple) else p for p in values]
+        _check_part("naturals", data)
+        pairs = values.items() if isinstance(values, Mapping) else values
+        object.__setattr__(self, "values", FrozenMap((str(k), v) for k, v in pairs))
 
     def __eq__(self, other: object) -> bool:
         # The order of `values` is the ranking, so it is part of the value.
@@ -432,25 +409,17 @@ class Naturals:
         return self.values.get(name)
 
     def to_dict(self) -> dict[str, Any]:
+        values = self.values
         return {
             "declaration": self.declaration,
             "must_show": self.must_show,
-            "values": dict(self.values),
+            "values": dict(values) if isinstance(values, Mapping) else values,
         }
 
     @classmethod
     def from_dict(cls, data: object) -> Naturals:
-        return cls(**_mapping("naturals", data, ("values", "declaration", "must_show")))
-
-
-def _mapping(path: str, data: object, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(data, Mapping):
-        raise _fail(path, f"expected a table, got {data!r}")
-    for key in data:
-        if key not in keys:
-            where = f"{path}.{key}" if path else str(key)
-            raise _fail(where, f"unknown field; expected one of {', '.join(keys)}")
-    return dict(data)
+        _check_part("naturals", data)  # type: ignore[arg-type]
+        return cls(**_given(data))  # type: ignore[arg-type]
 
 
 _PARTS: dict[str, type[Any]] = {
@@ -464,10 +433,11 @@ _PARTS: dict[str, type[Any]] = {
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """A complete, validated rule set (RULES.md §3–5). Immutable; derive with :meth:`replace`.
+    """A complete, validated rule set (docs/rules.md, "Rule fields"). Immutable; derive with
+    :meth:`replace`.
 
-    The defaults are plain 1-per-row scoring with nothing else: no bonuses, no scoop, no
-    sweep, fouls lose as scooped, no naturals, no surrender.
+    The defaults (the core's) are plain 1-per-row scoring with nothing else: no bonuses, no
+    scoop, no sweep, fouls lose as scooped, no naturals, no surrender.
 
     Fields:
         name, description, source: free text; ``source`` says where the values come from.
@@ -484,72 +454,39 @@ class RuleSet:
             between rows of identical ranks; ``None`` = ties stand.
         bankroll_cap: nobody wins or loses more than their bankroll; payments go in seat order
             starting right of the dealer.
-        timeout: an unset hand when the clock runs out: ``"foul"`` or ``"auto"`` (best legal
-            setting, and any natural, chosen for the player).
+        timeout: what happens to an unset hand when the clock runs out: ``"foul"`` or
+            ``"auto"`` (best legal setting, and any natural, chosen for the player). A rule-set
+            field only: nothing in this package runs a clock yet.
     """
 
     name: str = "custom"
-    wheel: Wheel = "low"
+    wheel: Wheel = _DEFAULTS["wheel"]
     bonus: BonusTable = NO_BONUS
-    double_bonus: bool = False
-    majority_point: int = 0
-    overall_point: int = 0
+    double_bonus: bool = _DEFAULTS["double_bonus"]
+    majority_point: int = _DEFAULTS["majority_point"]
+    overall_point: int = _DEFAULTS["overall_point"]
     scoop: Scoop = Scoop()
     sweep: Sweep = Sweep()
     foul: Foul = Foul()
     naturals: Naturals = Naturals()
-    surrender: int | None = None
-    suit_order: str | None = None
-    bankroll_cap: bool = False
-    timeout: TimeoutPolicy = "foul"
+    surrender: int | None = _DEFAULTS["surrender"]
+    suit_order: str | None = _DEFAULTS["suit_order"]
+    bankroll_cap: bool = _DEFAULTS["bankroll_cap"]
+    timeout: TimeoutPolicy = _DEFAULTS["timeout"]
     description: str = ""
     source: str = ""
     _compiled: _core.Rules = field(init=False, repr=False, compare=False, hash=False)
 
-    FIELDS: ClassVar[tuple[str, ...]] = (
-        "name",
-        "wheel",
-        "bonus",
-        "double_bonus",
-        "majority_point",
-        "overall_point",
-        "scoop",
-        "sweep",
-        "foul",
-        "naturals",
-        "surrender",
-        "suit_order",
-        "bankroll_cap",
-        "timeout",
-        "description",
-        "source",
-    )
+    FIELDS: ClassVar[tuple[str, ...]] = ("name", *_core.RULE_FIELDS, "description", "source")
 
     def __post_init__(self) -> None:
-        for text in ("name", "description", "source"):
-            if not isinstance(getattr(self, text), str):
-                raise _fail(text, f"expected text, got {getattr(self, text)!r}")
-        _choice("wheel", self.wheel, ("low", "second"))
         for part, cls in _PARTS.items():
             if not isinstance(getattr(self, part), cls):
                 raise _fail(part, f"expected a {cls.__name__}, got {getattr(self, part)!r}")
-        _bool("double_bonus", self.double_bonus)
-        _int("majority_point", self.majority_point, 0, MAX_UNITS)
-        _int("overall_point", self.overall_point, 0, MAX_UNITS)
-        if self.surrender is not None:
-            _int("surrender", self.surrender, 0, MAX_UNITS)
-        if self.suit_order is not None:
-            order = self.suit_order
-            if not isinstance(order, str) or len(order) != 4 or set(order.lower()) != set("cdhs"):
-                raise _fail(
-                    "suit_order",
-                    f"expected the four suits c, d, h, s once each, strongest first, got {order!r}",
-                )
-            object.__setattr__(self, "suit_order", order.lower())
-        _bool("bankroll_cap", self.bankroll_cap)
-        _choice("timeout", self.timeout, get_args(TimeoutPolicy))
-        # Compiled once here, so scoring never converts the rule set again.
-        object.__setattr__(self, "_compiled", _core.Rules(self._engine_dict()))
+        # Compiled (and so validated) once here; scoring never converts the rule set again.
+        object.__setattr__(self, "_compiled", _compile(self.to_dict()))
+        if isinstance(self.suit_order, str):
+            object.__setattr__(self, "suit_order", self.suit_order.lower())
 
     def __getstate__(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -569,9 +506,7 @@ class RuleSet:
     @staticmethod
     def presets() -> tuple[str, ...]:
         """Names of the shipped presets."""
-        from .presets import PRESETS
-
-        return tuple(PRESETS)
+        return _core.PRESET_NAMES
 
     @staticmethod
     def preset(name: str) -> RuleSet:
@@ -580,9 +515,9 @@ class RuleSet:
 
         try:
             return PRESETS[name]
-        except KeyError:
+        except (KeyError, TypeError):
             raise InvalidRulesError(
-                f"unknown preset {name!r}; expected one of {', '.join(PRESETS)}"
+                f"unknown preset {_short(repr(name))}; expected one of {', '.join(PRESETS)}"
             ) from None
 
     # -- derivation ----------------------------------------------------------------------
@@ -592,7 +527,8 @@ class RuleSet:
 
         A part may be given whole (``scoop=Scoop.multiply(3)``), as a mapping of the fields to
         change (``sweep={"multiplier": 3}``), or field by field with a double underscore
-        (``naturals__declaration="auto"``).
+        (``naturals__declaration="auto"``). A new ``name`` starts with an empty description and
+        source (they describe the rule set being renamed) unless those are given too.
         """
         grouped: dict[str, Any] = {}
         nested: dict[str, dict[str, Any]] = {}
@@ -616,44 +552,25 @@ class RuleSet:
             if isinstance(grouped.get(part), Mapping):
                 grouped[part] = _replace_part(part, getattr(self, part), grouped[part])
         current = {name: getattr(self, name) for name in self.FIELDS}
+        if "name" in grouped and grouped["name"] != self.name:
+            current["description"] = current["source"] = ""
         return RuleSet(**{**current, **grouped})
 
     # -- serialisation -------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON types only); :meth:`from_dict` rebuilds an equal rule set."""
-        return {
-            "name": self.name,
-            "description": self.description,
-            "source": self.source,
-            **self._engine_dict(),
-        }
-
-    def _engine_dict(self) -> dict[str, Any]:
-        return {
-            "wheel": self.wheel,
-            "bonus": self.bonus.to_dict(),
-            "double_bonus": self.double_bonus,
-            "majority_point": self.majority_point,
-            "overall_point": self.overall_point,
-            "scoop": self.scoop.to_dict(),
-            "sweep": self.sweep.to_dict(),
-            "foul": self.foul.to_dict(),
-            "naturals": self.naturals.to_dict(),
-            "surrender": self.surrender,
-            "suit_order": self.suit_order,
-            "bankroll_cap": self.bankroll_cap,
-            "timeout": self.timeout,
-        }
+        return {name: _part_dict(getattr(self, name)) for name in self.FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Builds a rule set from :meth:`to_dict` data; missing fields take the defaults,
         unknown fields and bad values raise :class:`InvalidRulesError` naming the field."""
-        spec = _mapping("", data, cls.FIELDS)
+        _compile(data)  # every field, its shape and its bounds, checked by the core
+        spec = _given(data)
         for part, part_cls in _PARTS.items():
             if part in spec:
-                spec[part] = part_cls.from_dict(spec[part])
+                spec[part] = part_cls(**_given(spec[part]))
         return cls(**spec)
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -661,10 +578,23 @@ class RuleSet:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> RuleSet:
+        """Reads :meth:`to_json` text (``str`` or UTF-8 ``bytes``). Anything that is not a
+        valid rule set, however malformed, raises :class:`InvalidRulesError`."""
+        source = _text(text, "JSON")
         try:
-            data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+            data = json.loads(source, object_pairs_hook=_no_duplicate_keys)
+        except InvalidRulesError:
+            raise
         except json.JSONDecodeError as e:
             raise InvalidRulesError(f"rule set JSON does not parse: {e}") from None
+        except RecursionError:
+            raise InvalidRulesError("rule set JSON is nested too deeply") from None
+        except ValueError:  # Python's own limit on the digits of an int
+            raise InvalidRulesError("rule set JSON does not parse: a number is too long") from None
+        if not isinstance(data, Mapping):
+            raise InvalidRulesError(
+                f"rule set JSON must be an object (a table), got {type(data).__name__}"
+            )
         return cls.from_dict(data)
 
     def to_toml(self) -> str:
@@ -673,66 +603,54 @@ class RuleSet:
         return tomli_w.dumps(data)
 
     @classmethod
-    def from_toml(cls, text: str) -> RuleSet:
+    def from_toml(cls, text: str | bytes) -> RuleSet:
+        """Reads :meth:`to_toml` text (``str`` or UTF-8 ``bytes``). Anything that is not a
+        valid rule set raises :class:`InvalidRulesError`."""
+        source = _text(text, "TOML")
         try:
-            data = tomllib.loads(text)
+            data = tomllib.loads(source)
         except tomllib.TOMLDecodeError as e:
             raise InvalidRulesError(f"rule set TOML does not parse: {e}") from None
+        except RecursionError:
+            raise InvalidRulesError("rule set TOML is nested too deeply") from None
+        except ValueError:  # Python's own limit on the digits of an int
+            raise InvalidRulesError("rule set TOML does not parse: a number is too long") from None
         return cls.from_dict(data)
 
     # -- reading -------------------------------------------------------------------------
 
     def row_value(self, row: RowName, category: CategoryName | Category) -> int:
         """Units ``row`` pays when won with ``category`` (before doubling, scoop and sweep)."""
-        return self.bonus.row_value(row, category)
+        return self._compiled.row_value(row, _key_name(category))
 
-    def summary(self) -> str:
-        """One line saying what this rule set pays, e.g. for a table of presets."""
-        parts = [f"wheel {self.wheel}"]
-        bonuses = []
-        for row in ROWS:
-            for cat, _ in getattr(self.bonus, row).items():
-                bonuses.append(f"{row} {cat.replace('_', ' ')} {self.row_value(row, cat)}")
-        if bonuses:
-            parts.append(f"rows ({self.bonus.mode}): " + ", ".join(bonuses) + ", else 1")
-        else:
-            parts.append("1 a row")
-        if self.double_bonus:
-            parts.append("double bonus")
-        if self.majority_point:
-            parts.append(f"majority +{self.majority_point}")
-        if self.overall_point:
-            parts.append(f"overall +{self.overall_point}")
-        if self.scoop.kind == "multiply":
-            parts.append(f"scoop ×{self.scoop.amount}")
-        elif self.scoop.kind == "add":
-            parts.append(f"scoop +{self.scoop.amount}")
-        if self.sweep.multiplier > 1:
-            parts.append(f"sweep ×{self.sweep.multiplier} at {self.sweep.min_players}+ players")
-        if self.foul.kind == "flat_plus_bonus":
-            parts.append(f"foul {self.foul.amount} + bonuses")
-        else:
-            parts.append(f"foul {self.foul.kind.replace('_', ' ')}")
-        if self.naturals.values:
-            parts.append(
-                "naturals "
-                + ", ".join(f"{n.replace('_', ' ')} {v}" for n, v in self.naturals.values.items())
-            )
-        if self.surrender is not None:
-            parts.append(f"surrender {self.surrender}")
-        if self.bankroll_cap:
-            parts.append("bankroll cap")
-        return "; ".join(parts)
+
+def _text(text: object, what: str) -> str:
+    if isinstance(text, bytes | bytearray):
+        try:
+            return bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InvalidRulesError(f"rule set {what} is not valid UTF-8: {e}") from None
+    if not isinstance(text, str):
+        raise InvalidRulesError(
+            f"rule set {what} must be text (str or UTF-8 bytes), got {type(text).__name__}"
+        )
+    return text
 
 
 def _part_fields(part: Any) -> dict[str, Any]:
     return {f.name: getattr(part, f.name) for f in dataclasses.fields(part)}
 
 
+def _part_dict(part: Any) -> Any:
+    # A wrong object in a part's place is reported by __post_init__, naming the field.
+    if isinstance(part, BonusTable | Scoop | Sweep | Foul | Naturals):
+        return part.to_dict()
+    return part
+
+
 def _replace_part(name: str, current: Any, changes: Mapping[str, Any]) -> Any:
-    cls = _PARTS[name]
-    spec = _mapping(name, changes, tuple(f.name for f in dataclasses.fields(cls)))
-    return cls(**{**_part_fields(current), **spec})
+    merged = {**current.to_dict(), **changes}
+    return _PARTS[name].from_dict(merged)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

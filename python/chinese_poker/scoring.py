@@ -254,4 +254,4 @@ def find_naturals(hand: RowLike | Setting, rules: RuleSet | str) -> list[Natural
     if isinstance(hand, Setting):
         hand = hand.cards
     found = _core.find_naturals(hand, _compiled(rules))
-    return [NaturalMatch(name, value, setting) for name, value, setting in found]  # type: ignore[arg-type]
+    return [NaturalMatch(name, value, setting) for name, value, setting in found]

@@ -693,7 +693,7 @@ class BatchSolution:
     """Batch results, one row per hand: ``settings`` (N, 13) uint8 codes in front/middle/back
     order, ``values`` (N,) expected scores, ``decisions`` (N,) uint8 (0 play, 1 declare,
     2 surrender) and ``naturals`` (N,) uint8, the declared natural's index in
-    ``NATURAL_INDEX`` (255: none). :meth:`decision` gives hand ``i``'s decision in the form
+    ``NATURAL_NAMES`` (255: none). :meth:`decision` gives hand ``i``'s decision in the form
     :func:`chinese_poker.settle` takes, so batch results settle exactly as :func:`solve`'s."""
 
     settings: npt.NDArray[np.uint8]
@@ -702,7 +702,7 @@ class BatchSolution:
     naturals: npt.NDArray[np.uint8]
 
     #: The natural each ``naturals`` index stands for.
-    NATURAL_INDEX: tuple[str, ...] = field(default=_core.NATURAL_INDEX, init=False, repr=False)
+    NATURAL_NAMES: tuple[str, ...] = field(default=_core.NATURAL_NAMES, init=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.decisions)
@@ -722,7 +722,7 @@ class BatchSolution:
         if choice == 2:
             return Surrender()
         if choice == 1:
-            return Declare(self.NATURAL_INDEX[int(self.naturals[i])], setting)  # type: ignore[arg-type]
+            return Declare(self.NATURAL_NAMES[int(self.naturals[i])], setting)
         return setting
 
     def decisions_list(self) -> list[Setting | Declare | Surrender]:

@@ -6,7 +6,7 @@
 mod rank;
 pub(crate) mod tables;
 
-pub use rank::{Category, HandRank, Wheel};
+pub use rank::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_MASK, NIBBLE_SHIFT};
 
 use crate::card::Card;
 use crate::error::{Error, Result};
@@ -160,7 +160,10 @@ mod tests {
             }
         }
         // a high card led by 15, a value only an ace-high straight stores: no row has it
-        let bogus = (15 << 17) | (14 << 13) | (13 << 9) | (12 << 5) | (11 << 1);
+        let bogus = [15, 14, 13, 12, 11]
+            .iter()
+            .zip(NIBBLE_SHIFT)
+            .fold(0u32, |raw, (&v, shift)| raw | v << shift);
         assert_eq!(HandRank::checked_from_raw(bogus), None);
         assert_eq!(HandRank::checked_from_raw(0), None);
         assert_eq!(HandRank::checked_from_raw(u32::MAX), None);

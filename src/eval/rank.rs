@@ -41,9 +41,31 @@ impl Category {
         Category::Quads,
         Category::StraightFlush,
     ];
+    /// The categories a 3-card front can hold.
+    pub const FRONT: [Category; 3] = [Category::HighCard, Category::Pair, Category::Trips];
     pub fn from_u8(v: u8) -> Option<Category> {
         Category::ALL.get(v as usize).copied()
     }
+    /// The snake_case name of rule-set data and the Python API (`"full_house"`): the one
+    /// definition of these names.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Category::HighCard => "high_card",
+            Category::Pair => "pair",
+            Category::TwoPair => "two_pair",
+            Category::Trips => "trips",
+            Category::Straight => "straight",
+            Category::Flush => "flush",
+            Category::FullHouse => "full_house",
+            Category::Quads => "quads",
+            Category::StraightFlush => "straight_flush",
+        }
+    }
+    /// The category whose [`Category::key`] is `key`.
+    pub fn from_key(key: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.key() == key)
+    }
+    /// Plain words for people (`"three of a kind"`).
     pub fn name(self) -> &'static str {
         match self {
             Category::HighCard => "high card",
@@ -82,19 +104,40 @@ pub enum Wheel {
     Second,
 }
 
+impl Wheel {
+    pub const ALL: [Wheel; 2] = [Wheel::Low, Wheel::Second];
+    /// The name of rule-set data and of every `wheel=` argument: the one definition.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Wheel::Low => "low",
+            Wheel::Second => "second",
+        }
+    }
+    /// The wheel option called `name`.
+    pub fn from_name(name: &str) -> Option<Wheel> {
+        Wheel::ALL.into_iter().find(|w| w.name() == name)
+    }
+}
+
 /// The rank of a 3- or 5-card row. Higher is stronger; see the module docs for the layout.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct HandRank(pub(crate) u32);
 
-pub(crate) const NIBBLE_SHIFT: [u32; 5] = [17, 13, 9, 5, 1];
-const CATEGORY_SHIFT: u32 = 21;
+/// Bit position of the category in a raw rank (bits 21..25).
+pub const CATEGORY_SHIFT: u32 = 21;
+/// Bit positions of the five rank nibbles, most significant first.
+pub const NIBBLE_SHIFT: [u32; 5] = [17, 13, 9, 5, 1];
+/// One rank nibble (a value 0..=15).
+pub const NIBBLE_MASK: u32 = 0xF;
+/// Bit 0: set for a 3-card (front) row.
+pub const FRONT_FLAG: u32 = 1;
 
 impl HandRank {
     /// Builds a rank from its category and significant values (2..=14, or 5..=15 for a
     /// straight's top card).
     pub fn from_parts(category: Category, values: &[u8], front: bool) -> HandRank {
         debug_assert!(values.len() <= 5);
-        let mut v = (category as u32) << CATEGORY_SHIFT | front as u32;
+        let mut v = (category as u32) << CATEGORY_SHIFT | if front { FRONT_FLAG } else { 0 };
         for (i, &x) in values.iter().enumerate() {
             v |= (x as u32) << NIBBLE_SHIFT[i];
         }
@@ -109,10 +152,41 @@ impl HandRank {
         HandRank(raw)
     }
     pub fn category(self) -> Category {
-        Category::from_u8((self.0 >> CATEGORY_SHIFT) as u8).unwrap_or(Category::HighCard)
+        Category::ALL[HandRank::category_index_of_raw(self.0)]
+    }
+    /// The category index (0..=8) of a raw rank, without building a `HandRank`: the hot
+    /// loops of scoring and the solver work on raw values. Clamped, so any `u32` is safe.
+    #[inline]
+    pub const fn category_index_of_raw(raw: u32) -> usize {
+        let c = (raw >> CATEGORY_SHIFT) as usize;
+        if c > Category::StraightFlush as usize {
+            Category::StraightFlush as usize
+        } else {
+            c
+        }
+    }
+    /// Whether a raw rank is a 3-card row's.
+    #[inline]
+    pub const fn is_front_raw(raw: u32) -> bool {
+        raw & FRONT_FLAG == FRONT_FLAG
+    }
+    /// Rank nibble `i` (0 = most significant) of a raw rank: a card rank 2..=14, a straight's
+    /// top 5..=15, or 0 for an unused slot.
+    #[inline]
+    pub const fn nibble_of_raw(raw: u32, i: usize) -> u32 {
+        (raw >> NIBBLE_SHIFT[i]) & NIBBLE_MASK
+    }
+    /// The raw rank of a category with the given leading nibbles (the others 0), for building
+    /// bounds and class boundaries; `front` sets the 3-card flag.
+    #[inline]
+    pub const fn raw_from_parts(category: u32, nibbles: [u32; 2], front: bool) -> u32 {
+        category << CATEGORY_SHIFT
+            | nibbles[0] << NIBBLE_SHIFT[0]
+            | nibbles[1] << NIBBLE_SHIFT[1]
+            | front as u32
     }
     pub const fn is_front(self) -> bool {
-        self.0 & 1 == 1
+        HandRank::is_front_raw(self.0)
     }
     pub const fn size(self) -> usize {
         if self.is_front() {
@@ -126,11 +200,11 @@ impl HandRank {
         let n = self.category().slots(self.is_front());
         NIBBLE_SHIFT[..n]
             .iter()
-            .map(|s| ((self.0 >> s) & 0xF) as u8)
+            .map(|s| ((self.0 >> s) & NIBBLE_MASK) as u8)
             .collect()
     }
 
-    /// Row comparison of RULES.md §2: category, then significant ranks, comparing only as many
+    /// Row comparison (docs/rules.md, "Comparing rows"): category, then significant ranks, comparing only as many
     /// as the shorter row has when a front meets a 5-card row of the same category, so that
     /// front K K Q equals middle K K Q J 10.
     pub fn row_cmp(self, other: HandRank) -> Ordering {
@@ -141,7 +215,7 @@ impl HandRank {
         let n = a.slots(true);
         let mask: u32 = NIBBLE_SHIFT[..n]
             .iter()
-            .fold(0xF << CATEGORY_SHIFT, |m, s| m | 0xF << s);
+            .fold(NIBBLE_MASK << CATEGORY_SHIFT, |m, s| m | NIBBLE_MASK << s);
         (self.0 & mask).cmp(&(other.0 & mask))
     }
 

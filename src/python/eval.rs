@@ -10,15 +10,18 @@ use pyo3::types::{PyAny, PyInt, PyList, PyTuple, PyType};
 use rayon::prelude::*;
 use std::hash::{Hash, Hasher};
 
+/// A `wheel=` argument, by the core's names ([`Wheel::from_name`]).
 pub fn parse_wheel(wheel: &str) -> PyResult<Wheel> {
-    match wheel {
-        "low" => Ok(Wheel::Low),
-        "second" => Ok(Wheel::Second),
-        other => Err(PyErr::from(Error::InvalidRules {
+    Wheel::from_name(wheel).ok_or_else(|| {
+        let names: Vec<String> = Wheel::ALL
+            .iter()
+            .map(|w| format!("'{}'", w.name()))
+            .collect();
+        PyErr::from(Error::InvalidRules {
             field: "wheel".into(),
-            reason: format!("expected 'low' or 'second', got {other:?}"),
-        })),
-    }
+            reason: format!("expected one of {}, got {wheel:?}", names.join(", ")),
+        })
+    })
 }
 
 /// The rank of a 3- or 5-card row. Ranks of either size compare with each other by the rules'
@@ -121,7 +124,7 @@ pub fn evaluate(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<PyHandRank> {
         .map_err(PyErr::from)
 }
 
-/// The per-call hot path (DESIGN §4 budget: 150 ns): a list or tuple of 3 or 5 distinct `int`
+/// The per-call hot path (docs/architecture.md, "Performance budgets": 150 ns): a list or tuple of 3 or 5 distinct `int`
 /// codes or `Card`s, read without allocating. `None` for anything else, bad input included, which
 /// then takes the general path and gets its precise error there.
 fn eval_code_sequence(obj: &Bound<'_, PyAny>, wheel: Wheel) -> Option<HandRank> {

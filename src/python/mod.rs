@@ -77,7 +77,7 @@ mod _core {
         PyAlternative, PyMatchup, PyPayment, PyPlayerResult, PyRowResult, PySettlement, PySolution,
     };
     #[pymodule_export]
-    use super::rules::PyRules;
+    use super::rules::{default_rules_json, preset_json, standard_bonus_json, PyRules};
     #[pymodule_export]
     use super::score::{_settle_seconds, find_naturals, settle};
     #[pymodule_export]
@@ -90,13 +90,8 @@ mod _core {
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {
         use super::PyModuleMethods;
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-        // the index a batch result's `naturals` array holds for each natural (255: none)
-        let names: Vec<&str> = crate::rules::NaturalKind::ALL
-            .iter()
-            .map(|k| k.key())
-            .collect();
-        m.add("NATURAL_INDEX", pyo3::types::PyTuple::new(m.py(), names)?)?;
         m.add("MAX_THREADS", crate::parallel::MAX_THREADS)?;
-        m.add("MAX_SAMPLES", crate::solve::MAX_SAMPLES)
+        m.add("MAX_SAMPLES", crate::solve::MAX_SAMPLES)?;
+        super::rules::add_names(m)
     }
 }

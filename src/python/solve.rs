@@ -34,10 +34,7 @@ fn rules_of(rules: Option<&Bound<'_, PyRules>>) -> Rules {
 }
 
 fn wheel_name(w: Wheel) -> &'static str {
-    match w {
-        Wheel::Low => "low",
-        Wheel::Second => "second",
-    }
+    w.name()
 }
 
 /// 13 distinct cards from any card-like input.
@@ -367,7 +364,7 @@ pub fn monte_carlo_opponents<'py>(
 
 /// Table-objective solve of an (N, 13) uint8 array of hands: (settings (N, 13) front/middle/back
 /// codes, values (N,) float64, choices (N,) uint8: 0 play, 1 declare, 2 surrender, naturals (N,)
-/// uint8: the declared natural's index in `NATURAL_INDEX`, 255 for none).
+/// uint8: the declared natural's index in `NATURAL_NAMES`, 255 for none).
 #[pyfunction]
 #[pyo3(signature = (codes, rules, objective, threads = None))]
 pub fn solve_batch<'py>(

@@ -1,4 +1,6 @@
-//! Exact settlement of one round for 2–4 players (RULES.md §1, §3, §5, §6).
+//! Exact settlement of one round for 2–4 players (docs/rules.md, "Scoring", "Fouls, naturals
+//! and surrender", "Bankroll cap"; the decisions taken where sources are silent are listed
+//! there).
 //!
 //! Every pair of players is settled separately and zero-sum; the result records every number
 //! with the rule that produced it so that [`Settlement::explain`] can print a table a person can
@@ -60,14 +62,14 @@
 //! card); a dealer seat or a bankroll list that does not fit the table; a negative bankroll; a
 //! surrender the rule set does not allow; declaring a natural the rule set does not recognise;
 //! a fouled setting or false declaration under `FoulPolicy::Reject` (names the seat and the
-//! rows); a rule set that fails [`check_rules`]. The rows of a declared natural are never
+//! rows). The rule set itself is valid by construction ([`Rules::validate`]). The rows of a declared natural are never
 //! checked for order: a natural is not compared row by row.
 
 use crate::card::Card;
 use crate::error::{Error, Result};
 use crate::eval::{Category, Evaluator, HandRank};
 use crate::naturals::{best_natural, displays, qualifies};
-use crate::rules::{BonusMode, Declaration, FoulPolicy, NaturalKind, Row, Rules, Scoop};
+use crate::rules::{Declaration, FoulPolicy, NaturalKind, Row, Rules, Scoop};
 use crate::setting::Setting;
 use std::fmt::Write as _;
 
@@ -489,9 +491,9 @@ fn rows_matchup(rules: &Rules, a: usize, b: usize, ka: &[u64; 3], kb: &[u64; 3])
         let (cx, cy) = (key_category(x), key_category(y));
         let suit_break = x >> KEY_SHIFT == y >> KEY_SHIFT && x != y;
         let (side, winner, value) = if x > y {
-            (0, a, win_value(rules, row, cx, cy))
+            (0, a, rules.win_value(row, cx, cy))
         } else if y > x {
-            (1, b, win_value(rules, row, cy, cx))
+            (1, b, rules.win_value(row, cy, cx))
         } else {
             continue;
         };
@@ -540,7 +542,7 @@ fn foul_matchup(
     for (row, r) in ranks.iter().enumerate() {
         let cat = r.category() as usize;
         // No row of the fouled hand is compared, so nothing is doubled.
-        let (value, bonus, _) = win_value(rules, row, cat, usize::MAX);
+        let (value, bonus, _) = rules.win_value(row, cat, usize::MAX);
         m.rows[row] = RowOutcome {
             winner: Some(winner),
             value,
@@ -565,56 +567,22 @@ fn foul_matchup(
     m
 }
 
-/// Largest number of units one matchup may reach, so that totals and bankroll arithmetic can
-/// never overflow `i64` whatever the rule set's values.
-pub const MAX_MATCHUP_UNITS: u128 = 1 << 60;
-/// Largest bankroll accepted, for the same reason.
+/// Largest bankroll accepted, so that bankroll arithmetic can never overflow `i64` (matchups
+/// stay below [`crate::rules::MAX_MATCHUP_UNITS`] by the rule-set bounds).
 pub const MAX_BANKROLL: i64 = 1 << 60;
-
-/// [`Rules::validate`], and rejects rule sets whose values could make one matchup exceed
-/// [`MAX_MATCHUP_UNITS`]. [`settle`] calls it; callers of [`pair_score`] should call it once.
-pub fn check_rules(rules: &Rules) -> Result<()> {
-    rules.validate()?;
-    let max_bonus = rules.bonus.iter().flatten().copied().max().unwrap_or(0) as u128;
-    let row = match rules.bonus_mode {
-        BonusMode::Replace => 2 * max_bonus,
-        BonusMode::Add => 1 + 2 * max_bonus,
-    };
-    let rows = 3 * row + rules.majority_point as u128 + rules.overall_point as u128;
-    let penalty = match rules.foul {
-        FoulPolicy::FlatPlusBonus(n) => n as u128 + 3 * row,
-        _ => 0,
-    };
-    let scooped = match rules.scoop {
-        Scoop::Multiply(k) => rows.max(penalty) * k as u128,
-        Scoop::Add(n) => rows.max(penalty) + n as u128,
-        Scoop::None => rows.max(penalty),
-    };
-    let swept = scooped * rules.sweep.multiplier as u128;
-    let natural = rules.naturals.iter().map(|n| n.value).max().unwrap_or(0) as u128;
-    let surrender = rules.surrender.unwrap_or(0) as u128;
-    let worst = swept.max(natural).max(surrender);
-    if worst > MAX_MATCHUP_UNITS {
-        return Err(Error::InvalidRules {
-            field: "bonus, scoop, sweep".into(),
-            reason: format!(
-                "values so large that one matchup could reach {worst} units (at most 2^60)"
-            ),
-        });
-    }
-    Ok(())
-}
 
 /// Settles one round. `decisions[i]` is seat i's decision; `dealer` is the dealer's seat;
 /// `bankrolls` (one per seat, ≥ 0) are used when the rule set caps payments by bankroll. See
 /// the module docs for every rule. Nothing is returned unless everything is valid.
+///
+/// `rules` must be a validated rule set (built from data or a preset, or checked with
+/// [`Rules::validate`]): it is not checked again here.
 pub fn settle(
     decisions: &[Decision],
     rules: &Rules,
     bankrolls: Option<&[i64]>,
     dealer: usize,
 ) -> Result<Settlement> {
-    check_rules(rules)?;
     check_table(decisions, bankrolls, dealer)?;
     let n = decisions.len();
     let ev = Evaluator::new(rules.wheel);

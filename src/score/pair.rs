@@ -2,8 +2,8 @@
 
 use super::*;
 
+/// Where a row key keeps the rank's `raw()` (the suit tie-break takes the low bits).
 pub(super) const KEY_SHIFT: u32 = 32;
-pub(super) const CATEGORY_SHIFT: u32 = 21;
 
 /// A comparable key for one row: `rank.raw()` in bits 32..64 and, when the rule set has a suit
 /// order, a suit tie-break in the low bits. Keys of two rows of the same size compare like the
@@ -62,30 +62,10 @@ pub struct PairScore {
     pub b_scoops: bool,
 }
 
+/// The category index of a row key's rank.
 #[inline]
 pub(super) fn key_category(key: u64) -> usize {
-    (((key >> KEY_SHIFT) as u32 >> CATEGORY_SHIFT) & 0xF).min(8) as usize
-}
-
-/// Units for winning `row` with category index `win` over category index `lose`; also whether
-/// it is a bonus row and whether the bonus was doubled. In `u64` so that no table value can
-/// overflow the doubling.
-#[inline]
-pub(super) fn win_value(rules: &Rules, row: usize, win: usize, lose: usize) -> (u64, bool, bool) {
-    let b = rules.bonus[row][win] as u64;
-    let (value, bonus) = match rules.bonus_mode {
-        BonusMode::Replace => (b, b > 1),
-        BonusMode::Add => (1 + b, b > 0),
-    };
-    if rules.double_bonus && bonus && win == lose {
-        let doubled = match rules.bonus_mode {
-            BonusMode::Replace => 2 * b,
-            BonusMode::Add => 1 + 2 * b,
-        };
-        (doubled, true, true)
-    } else {
-        (value, bonus, false)
-    }
+    HandRank::category_index_of_raw((key >> KEY_SHIFT) as u32)
 }
 
 /// Steps 2–3 of the module docs. Returns (majority, overall, base, after_scoop) for `a`.
@@ -109,8 +89,8 @@ pub(super) fn combine(rules: &Rules, tot: [i64; 2], wins: [u32; 2]) -> (i64, i64
 /// table) and without allocating.
 ///
 /// Assumes both settings are legal and that no natural, foul or surrender is involved: the
-/// caller handles those (or calls [`settle`]). Assumes the rule set passed [`check_rules`]
-/// (otherwise huge values could overflow).
+/// caller handles those (or calls [`settle`]). Assumes a validated rule set
+/// ([`Rules::validate`]; otherwise huge values could overflow).
 #[inline]
 pub fn pair_score(rules: &Rules, a: &[u64; 3], b: &[u64; 3]) -> PairScore {
     let mut tot = [0i64; 2];
@@ -119,10 +99,10 @@ pub fn pair_score(rules: &Rules, a: &[u64; 3], b: &[u64; 3]) -> PairScore {
         let (ka, kb) = (a[row], b[row]);
         let (ca, cb) = (key_category(ka), key_category(kb));
         if ka > kb {
-            tot[0] += win_value(rules, row, ca, cb).0 as i64;
+            tot[0] += rules.win_value(row, ca, cb).0 as i64;
             wins[0] += 1;
         } else if kb > ka {
-            tot[1] += win_value(rules, row, cb, ca).0 as i64;
+            tot[1] += rules.win_value(row, cb, ca).0 as i64;
             wins[1] += 1;
         }
     }

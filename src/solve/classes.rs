@@ -3,7 +3,7 @@
 //! (row values, outcome tables) are arrays indexed by these, because raw values are sparse.
 
 use crate::eval::tables::{tables, wheel_index, Tables};
-use crate::eval::Wheel;
+use crate::eval::{Category, HandRank, Wheel};
 use std::sync::OnceLock;
 
 pub const FRONT_CLASSES: usize = 455;
@@ -33,7 +33,7 @@ impl Classes {
     /// Class index of a raw rank this crate produced (a front raw has bit 0 set).
     #[inline]
     pub fn index(&self, raw: u32) -> usize {
-        let list = self.of(raw & 1 == 1);
+        let list = self.of(HandRank::is_front_raw(raw));
         match list.binary_search(&raw) {
             Ok(i) => i,
             // Not a rank the evaluator produces: the nearest weaker class keeps order.
@@ -69,9 +69,9 @@ const CHOOSE3: [u16; 16] = [0, 0, 0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 2
 #[inline]
 pub fn front_class(raw: u32) -> usize {
     // rank values 2..=14; the offsets below take the 2s off
-    let v = |s: u32| ((raw >> s) & 15) as usize;
-    let (a, b, c) = (v(17), v(13), v(9));
-    match raw >> 21 {
+    let v = |i: usize| HandRank::nibble_of_raw(raw, i) as usize;
+    let (a, b, c) = (v(0), v(1), v(2));
+    match HandRank::category_index_of_raw(raw) {
         0 => (CHOOSE3[a] + CHOOSE2[b]) as usize + c - 2,
         1 => 286 - 26 + a * 12 + b - (b > a) as usize,
         _ => 442 - 2 + a,
@@ -82,17 +82,20 @@ pub fn front_class(raw: u32) -> usize {
 /// can sit under a middle of that rank has at most this class.
 #[inline]
 pub fn floor_front_class(raw5: u32) -> usize {
-    const N: u32 = 17;
-    let nib = |s: u32| raw5 >> s & 15;
-    let front = match raw5 >> 21 {
-        0 => raw5 & (0xFFF << 9),
-        1 => 1 << 21 | nib(N) << 17 | nib(13) << 13,
-        2 => 1 << 21 | 14 << 17 | 13 << 13,
-        3 => 3 << 21 | nib(N) << 17,
+    let nib = |i: usize| HandRank::nibble_of_raw(raw5, i);
+    let (pair, trips) = (Category::Pair as u32, Category::Trips as u32);
+    // a front with the same leading values sorts just below the 5-card row
+    let front = |cat: u32, nibbles: [u32; 2]| HandRank::raw_from_parts(cat, nibbles, true);
+    let raw = match HandRank::category_index_of_raw(raw5) {
+        // high card: the same three leading ranks
+        0 => front(0, [nib(0), nib(1)]) | nib(2) << crate::eval::NIBBLE_SHIFT[2],
+        1 => front(pair, [nib(0), nib(1)]),
+        // any two pair beats every pair front: the best pair front is aces with a king
+        2 => front(pair, [14, 13]),
+        3 => front(trips, [nib(0), 0]),
         _ => return FRONT_CLASSES - 1,
     };
-    // a front with the same leading values sorts just below the 5-card row
-    front_class(front | 1)
+    front_class(raw)
 }
 
 /// (raw rank, class) of every 3-card row indexed like the evaluator's `rank3` (r0·169 + r1·13

@@ -28,8 +28,12 @@
 use super::classes::{
     floor_front_class, front_class, front_ranks, Classes, FiveClasses, FRONT_CLASSES,
 };
-use crate::eval::Wheel;
+use crate::eval::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_SHIFT};
 use std::sync::OnceLock;
+
+/// Backs are bucketed by category and leading rank nibble: a raw rank shifted past the other
+/// nibbles.
+const BUCKET_SHIFT: u32 = NIBBLE_SHIFT[0];
 
 pub const ALL13: u16 = (1 << 13) - 1;
 
@@ -40,7 +44,10 @@ const FIRST_TRIPS_CLASS: usize = 442;
 /// The leading rank value (2..=14) of a front class: the pair's or trips' rank, or the top card.
 #[inline]
 fn front_value(class: usize) -> u32 {
-    Classes::get(Wheel::Low).front[class.min(FRONT_CLASSES - 1)] >> 17 & 15
+    HandRank::nibble_of_raw(
+        Classes::get(Wheel::Low).front[class.min(FRONT_CLASSES - 1)],
+        0,
+    )
 }
 
 /// Longest prefix of live fronts scanned directly instead of the 56 splits of the rest.
@@ -145,7 +152,7 @@ pub struct Scratch {
     group: Vec<Split>,
     /// Sort keys of `group` (see `flush_group`).
     group_keys: Vec<u64>,
-    /// Backs per bucket (`rank >> 17`), counted while loading.
+    /// Backs per bucket (`rank >> BUCKET_SHIFT`), counted while loading.
     bucket_count: [u16; 256],
     /// Strongest back rank per bucket, taken while loading.
     bucket_max: [u32; 256],
@@ -221,7 +228,7 @@ impl Scratch {
             self.rank[(m & ALL13) as usize] = r;
             self.class[(m & ALL13) as usize] = class;
             self.backs.push((r as u64) << 13 | m as u64);
-            let b = (r >> 17) as usize & 255;
+            let b = (r >> BUCKET_SHIFT) as usize & 255;
             self.bucket_count[b] += 1;
             self.bucket_max[b] = self.bucket_max[b].max(r);
         }
@@ -277,7 +284,7 @@ impl Scratch {
             .plus(g2[(set >> 8) as usize])
     }
 
-    /// Counting sort of the backs into `sorted` by bucket (`rank >> 17`: category and top
+    /// Counting sort of the backs into `sorted` by bucket (`rank >> BUCKET_SHIFT`: category and top
     /// value), weakest bucket first, with each non-empty bucket's range in `buckets`. Buckets are
     /// sorted inside only when the search reaches them.
     fn bucket_backs(&mut self) {
@@ -407,15 +414,16 @@ impl Scratch {
                 //   the front takes the lower one, which must then be live;
                 // - trips fronts: the middle needs another trips (or better) besides the front's.
                 let [_, c2, c3, _] = counts.multiplicities();
-                let b5_cat = b5 >> CAT;
+                let b5_cat = HandRank::category_index_of_raw(b5);
                 let pairs = c2.count_ones();
                 let lowest_pair = c2.trailing_zeros() / 3 + 2;
                 let pair_fouls = first_live >= FIRST_PAIR_CLASS
                     && c3 == 0
-                    && b5_cat <= 2
+                    && b5_cat <= Category::TwoPair as usize
                     && (pairs <= 1 || pairs == 2 && lowest_pair < front_value(first_live));
-                let trips_fouls =
-                    first_live >= FIRST_TRIPS_CLASS && c3.count_ones() <= 1 && b5_cat <= 3;
+                let trips_fouls = first_live >= FIRST_TRIPS_CLASS
+                    && c3.count_ones() <= 1
+                    && b5_cat <= Category::Trips as usize;
                 if pair_fouls || trips_fouls {
                     continue;
                 }
@@ -571,24 +579,31 @@ fn without(mask: u64, rank: u32) -> u64 {
     mask & !(1u64 << (3 * rank))
 }
 
-const CAT: u32 = 21;
+// The `HandRank` layout (src/eval/rank.rs), spelled with its named parts: the leading rank
+// nibbles and each category already shifted into place.
+const N0: u32 = NIBBLE_SHIFT[0];
+const N1: u32 = NIBBLE_SHIFT[1];
+const N2: u32 = NIBBLE_SHIFT[2];
+const fn cat(c: Category) -> u32 {
+    (c as u32) << CATEGORY_SHIFT
+}
 
 /// The best front (exact raw rank) among the 3-card subsets of a set with these counts.
 #[inline]
 fn best_front(c: Counts) -> u32 {
     let [c1, c2, c3, _] = c.multiplicities();
     if c3 != 0 {
-        return 3 << CAT | (top(c3) + 2) << 17 | 1;
+        return cat(Category::Trips) | (top(c3) + 2) << N0 | FRONT_FLAG;
     }
     if c2 != 0 {
         let p = top(c2);
-        return 1 << CAT | (p + 2) << 17 | (top(without(c1, p)) + 2) << 13 | 1;
+        return cat(Category::Pair) | (p + 2) << N0 | (top(without(c1, p)) + 2) << N1 | FRONT_FLAG;
     }
     let a = top(c1);
     let r1 = without(c1, a);
     let b = top(r1);
     let c = top(without(r1, b));
-    (a + 2) << 17 | (b + 2) << 13 | (c + 2) << 9 | 1
+    (a + 2) << N0 | (b + 2) << N1 | (c + 2) << N2 | FRONT_FLAG
 }
 
 /// Top card value (`HandRank` encoding) of the best straight in a 13-bit rank mask, if any.
@@ -619,23 +634,23 @@ fn best_five(c: Counts, wheel: Wheel) -> u32 {
     let suit_ranks = |s: u32| ((c.1 >> (16 * s)) & 0x1fff) as u16;
     if let Some(s) = flush_suit {
         if let Some(t) = straight_top(suit_ranks(s), wheel) {
-            return 8 << CAT | t << 17;
+            return cat(Category::StraightFlush) | t << N0;
         }
     }
     if c4 != 0 {
         let t = top(c4);
-        return 7 << CAT | (t + 2) << 17 | (top(without(c1, t)) + 2) << 13;
+        return cat(Category::Quads) | (t + 2) << N0 | (top(without(c1, t)) + 2) << N1;
     }
     if c3 != 0 && without(c2, top(c3)) != 0 {
         let t = top(c3);
-        return 6 << CAT | (t + 2) << 17 | (top(without(c2, t)) + 2) << 13;
+        return cat(Category::FullHouse) | (t + 2) << N0 | (top(without(c2, t)) + 2) << N1;
     }
     if let Some(s) = flush_suit {
         let mut m = suit_ranks(s);
-        let mut v = 5 << CAT;
+        let mut v = cat(Category::Flush);
         for k in 0..5 {
             let t = 15 - m.leading_zeros();
-            v |= (t + 2) << (17 - 4 * k);
+            v |= (t + 2) << (N0 - 4 * k);
             m &= !(1 << t);
         }
         return v;
@@ -643,34 +658,37 @@ fn best_five(c: Counts, wheel: Wheel) -> u32 {
     // the ranks present: the union of the four suits' rank masks
     let ranks = (c.1 | c.1 >> 16 | c.1 >> 32 | c.1 >> 48) as u16 & 0x1fff;
     if let Some(t) = straight_top(ranks, wheel) {
-        return 4 << CAT | t << 17;
+        return cat(Category::Straight) | t << N0;
     }
-    // `n` highest ranks of `m` as nibbles from bit 13 down
+    // `n` highest ranks of `m` as nibbles from the second nibble down
     let kick = |m: u64, n: u32| -> u32 {
         let mut m = m;
         let mut v = 0u32;
         for k in 0..n {
             let t = top(m);
-            v |= (t + 2) << (13 - 4 * k);
+            v |= (t + 2) << (N1 - 4 * k);
             m = without(m, t);
         }
         v
     };
     if c3 != 0 {
         let t = top(c3);
-        return 3 << CAT | (t + 2) << 17 | kick(without(c1, t), 2);
+        return cat(Category::Trips) | (t + 2) << N0 | kick(without(c1, t), 2);
     }
     if c2.count_ones() >= 2 {
         let p = top(c2);
         let q = top(without(c2, p));
-        return 2 << CAT | (p + 2) << 17 | (q + 2) << 13 | kick(without(without(c1, p), q), 1) >> 4;
+        return cat(Category::TwoPair)
+            | (p + 2) << N0
+            | (q + 2) << N1
+            | kick(without(without(c1, p), q), 1) >> 4;
     }
     if c2 != 0 {
         let p = top(c2);
-        return 1 << CAT | (p + 2) << 17 | kick(without(c1, p), 3);
+        return cat(Category::Pair) | (p + 2) << N0 | kick(without(c1, p), 3);
     }
     let a = top(c1);
-    (a + 2) << 17 | kick(without(c1, a), 4)
+    (a + 2) << N0 | kick(without(c1, a), 4)
 }
 
 #[cfg(test)]
@@ -722,9 +740,10 @@ mod class_layout {
     #[test]
     fn front_class_boundaries() {
         let f = &Classes::get(Wheel::Low).front;
-        assert_eq!(f[FIRST_PAIR_CLASS - 1] >> CAT, 0);
-        assert_eq!(f[FIRST_PAIR_CLASS] >> CAT, 1);
-        assert_eq!(f[FIRST_TRIPS_CLASS - 1] >> CAT, 1);
-        assert_eq!(f[FIRST_TRIPS_CLASS] >> CAT, 3);
+        let category = |raw: u32| HandRank::category_index_of_raw(raw);
+        assert_eq!(category(f[FIRST_PAIR_CLASS - 1]), 0);
+        assert_eq!(category(f[FIRST_PAIR_CLASS]), 1);
+        assert_eq!(category(f[FIRST_TRIPS_CLASS - 1]), 1);
+        assert_eq!(category(f[FIRST_TRIPS_CLASS]), 3);
     }
 }

@@ -1,4 +1,4 @@
-//! The exhaustive setting solver (DESIGN §3): enumerate a hand's splits, keep the Pareto
+//! The exhaustive setting solver (docs/architecture.md, "Data flow"): enumerate a hand's splits, keep the Pareto
 //! frontier of rank triples, pick from it with an objective, decide play / natural / surrender.
 //!
 //! Decisions: under `Declaration::Auto` a held natural is declared. Otherwise a natural is
@@ -142,6 +142,7 @@ pub fn check_samples(samples: usize) -> Result<()> {
 
 /// Solves one hand: the decision, its value and the `top_k` best plays. `hand` is 13 card codes
 /// (checked). `players` is the table size (for `BestResponse`, 1 + the opponents given).
+/// `rules` must be validated ([`Rules::validate`]); it is not checked again here.
 pub fn solve(
     hand: &[u8; 13],
     rules: &Rules,
@@ -163,7 +164,6 @@ pub fn solve_with_stop(
     stop: &dyn Fn() -> bool,
 ) -> Result<Solution> {
     validate_rows(hand, 13, "hand")?;
-    rules.validate()?;
     let players = match objective {
         Objective::BestResponse(opps) => opps.len() + 1,
         _ => players,
@@ -324,8 +324,8 @@ fn check_tables(te: &TableEv, rules: &Rules, players: usize) -> Result<()> {
         return Err(Error::InvalidRules {
             field: "tables".into(),
             reason: format!(
-                "the tables are for {} players and the {:?} wheel; solving for {} players and the {:?} wheel",
-                te.players, te.tables.wheel, players, rules.wheel
+                "the tables are for {} players and the {} wheel; solving for {} players and the {} wheel",
+                te.players, te.tables.wheel.name(), players, rules.wheel.name()
             ),
         });
     }

@@ -28,8 +28,8 @@
 
 use super::classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 use crate::error::{Error, Result};
-use crate::eval::{Category, Wheel};
-use crate::rules::{BonusMode, Rules, Scoop};
+use crate::eval::{HandRank, Wheel};
+use crate::rules::{Row, Rules, Scoop};
 
 /// What a table is measured and shipped as: the opponents' row-rank distributions.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,7 +49,7 @@ impl OutcomeTables {
             reason,
         };
         let mut dist = dist;
-        for (r, name) in ["front", "middle", "back"].iter().enumerate() {
+        for (r, name) in Row::ALL.map(Row::name).iter().enumerate() {
             let want = if r == 0 { FRONT_CLASSES } else { FIVE_CLASSES };
             let d = &mut dist[r];
             if d.len() != want {
@@ -130,26 +130,9 @@ pub struct TableEv {
     sweep: Option<f64>,
 }
 
-/// Units for winning `row` with category `win` over category `lose` (the rule set's value,
-/// doubled where a bonus beats the same category).
+/// [`Rules::win_value`] as a float, for the expectations below.
 fn win_value(rules: &Rules, row: usize, win: usize, lose: usize) -> f64 {
-    let b = rules.bonus[row][win];
-    let (value, bonus) = match rules.bonus_mode {
-        BonusMode::Replace => (b, b > 1),
-        BonusMode::Add => (1 + b, b > 0),
-    };
-    if rules.double_bonus && bonus && win == lose {
-        match rules.bonus_mode {
-            BonusMode::Replace => (2 * b) as f64,
-            BonusMode::Add => (1 + 2 * b) as f64,
-        }
-    } else {
-        value as f64
-    }
-}
-
-fn category_of(raw: u32) -> usize {
-    ((raw >> 21) as usize).min(Category::StraightFlush as usize)
+    rules.win_value(row, win, lose).0 as f64
 }
 
 impl TableEv {
@@ -165,8 +148,9 @@ impl TableEv {
             return Err(Error::InvalidRules {
                 field: "tables.wheel".into(),
                 reason: format!(
-                    "tables were built for the {:?} wheel, the rule set uses {:?}",
-                    tables.wheel, rules.wheel
+                    "tables were built for the {} wheel, the rule set uses {}",
+                    tables.wheel.name(),
+                    rules.wheel.name()
                 ),
             });
         }
@@ -181,7 +165,10 @@ impl TableEv {
             for i in 0..n {
                 below[i + 1] = below[i] + d[i];
             }
-            let cats: Vec<usize> = raws.iter().map(|&x| category_of(x)).collect();
+            let cats: Vec<usize> = raws
+                .iter()
+                .map(|&x| HandRank::category_index_of_raw(x))
+                .collect();
             let mut cat_mass = [0f64; 9];
             for i in 0..n {
                 cat_mass[cats[i]] += d[i];
@@ -334,33 +321,57 @@ fn sign(x: f64) -> f64 {
     }
 }
 
+/// Version of [`tables_key`]'s format: bump it when the key's contents change meaning, so that
+/// tables trained under an older key are not read as current.
+pub const TABLES_KEY_VERSION: &str = "v2";
+
 /// The rule-set fields the tables depend on, as a stable text key: rule sets (and table sizes)
-/// with the same key share tables.
+/// with the same key share tables. Built from the data-form names and values of the schema
+/// (`wheel=low`, `scoop.kind=multiply`), never from Rust's debug formatting, so that renaming a
+/// Rust type cannot orphan shipped tables (docs/architecture.md, "Strategy tables").
+///
+/// Contents: the wheel; for each row the value of winning with each category (over a weaker
+/// category, and with doubling where the same category is beaten), which is all the objective
+/// reads of the bonus table and mode; the majority and overall points; the scoop; the sweep as
+/// it applies at `players`; whether ties stand or are broken by a suit order.
 pub fn tables_key(rules: &Rules, players: usize) -> String {
     let sweep = if players >= rules.sweep.min_players && rules.sweep.multiplier > 1 {
-        format!("sweep{}x{}", rules.sweep.multiplier, players)
+        format!(
+            "sweep.multiplier={};players={players}",
+            rules.sweep.multiplier
+        )
     } else {
-        "nosweep".into()
+        "sweep=off".into()
     };
-    let values: Vec<String> = (0..3)
-        .map(|r| {
-            (0..9)
-                .map(|c| win_value(rules, r, c, 8 - (c == 8) as usize).to_string())
-                .collect::<Vec<_>>()
-                .join(",")
+    let rows: Vec<String> = Row::ALL
+        .iter()
+        .map(|&row| {
+            let r = row as usize;
+            let values: Vec<String> = (0..9)
+                .map(|c| {
+                    let plain = rules.win_value(r, c, usize::MAX).0;
+                    let same = rules.win_value(r, c, c).0;
+                    if plain == same {
+                        plain.to_string()
+                    } else {
+                        format!("{plain}:{same}")
+                    }
+                })
+                .collect();
+            format!("{}={}", row.name(), values.join(","))
         })
         .collect();
     format!(
-        "wheel={:?};rows={};double={};majority={};overall={};scoop={:?};{};ties={}",
-        rules.wheel,
-        values.join("/"),
-        rules.double_bonus,
+        "{TABLES_KEY_VERSION};wheel={};{};majority_point={};overall_point={};scoop.kind={};\
+         scoop.amount={};{sweep};ties={}",
+        rules.wheel.name(),
+        rows.join(";"),
         rules.majority_point,
         rules.overall_point,
-        rules.scoop,
-        sweep,
+        rules.scoop.kind_name(),
+        rules.scoop.amount(),
         if rules.suit_order.is_some() {
-            "suits"
+            "suit_order"
         } else {
             "stand"
         },

@@ -61,13 +61,12 @@ const SMOOTH_FRONT: usize = 1;
 const SMOOTH_FIVE: usize = 3;
 
 /// Trains the tables for `rules` at `cfg.players`. `progress(iteration, delta)` is called after
-/// each iteration; returning `false` stops with `Error::Interrupted`.
+/// each iteration; returning `false` stops with `Error::Interrupted`. `rules` must be validated.
 pub fn train(
     rules: &Rules,
     cfg: &TrainConfig,
     progress: &mut dyn FnMut(usize, f64) -> bool,
 ) -> Result<TrainReport> {
-    rules.validate()?;
     check_players(cfg.players)?;
     if cfg.deals == 0 || cfg.max_iters == 0 || !(0.0..=1.0).contains(&cfg.blend) {
         return Err(Error::InvalidShape {

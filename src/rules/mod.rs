@@ -1,11 +1,25 @@
-//! Compiled rule sets: the immutable mirror of the Python `RuleSet` (RULES.md §3–5).
+//! Rule sets: the one definition of every rule field (docs/rules.md, "Rule fields").
 //!
 //! Nothing about any particular house's rules is hard-coded in the engine: every value a preset
-//! sets lives in a field here. The Python layer validates user input and builds a `Rules` once;
-//! scoring and solving only read it.
+//! sets lives in a field here. This module owns the fields, their defaults ([`Rules::default`]),
+//! their bounds and error messages ([`Rules::validate`]); [`schema`] owns their names and the
+//! plain-data form (JSON) that the Python `RuleSet` and rule-set files use. A `Rules` built by
+//! [`Rules::from_json`], [`Rules::from_data`] or a preset constructor is validated once; scoring
+//! and solving take it as valid and never check it again (docs/architecture.md, "Validated
+//! once").
+
+pub mod schema;
 
 use crate::error::{Error, Result};
 use crate::eval::{Category, Wheel};
+
+/// Largest unit value of any field (row value, natural, surrender, flat foul, point).
+pub const MAX_UNITS: u32 = 1_000_000;
+/// Largest scoop or sweep multiplier.
+pub const MAX_MULTIPLIER: u32 = 1_000;
+/// Largest number of units one matchup may reach. The bounds above keep every rule set far
+/// below it (about 10^15), so that totals and bankroll arithmetic can never overflow `i64`.
+pub const MAX_MATCHUP_UNITS: u128 = 1 << 60;
 
 /// The three rows of a setting.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -16,14 +30,6 @@ pub enum Row {
 }
 
 impl Row {
-    pub const ALL: [Row; 3] = [Row::Front, Row::Middle, Row::Back];
-    pub fn name(self) -> &'static str {
-        match self {
-            Row::Front => "front",
-            Row::Middle => "middle",
-            Row::Back => "back",
-        }
-    }
     /// Cards in this row.
     pub const fn cards(self) -> usize {
         match self {
@@ -91,7 +97,7 @@ pub enum Timeout {
     Auto,
 }
 
-/// Every natural (instant-win 13-card hand) of every family in RULES.md §5.
+/// Every natural (instant-win 13-card hand) of every family (docs/rules.md, "Naturals").
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum NaturalKind {
     SameSuitDragon,
@@ -127,35 +133,6 @@ impl NaturalKind {
         NaturalKind::ThreeFlushes,
         NaturalKind::ThreeStraights,
     ];
-    /// The snake_case name used in rule-set files and the Python API.
-    pub fn key(self) -> &'static str {
-        match self {
-            NaturalKind::SameSuitDragon => "same_suit_dragon",
-            NaturalKind::Dragon => "dragon",
-            NaturalKind::TwelveRoyals => "twelve_royals",
-            NaturalKind::ThreeStraightFlushes => "three_straight_flushes",
-            NaturalKind::ThreeQuads => "three_quads",
-            NaturalKind::AllBig => "all_big",
-            NaturalKind::AllSmall => "all_small",
-            NaturalKind::ThirteenOneColour => "thirteen_one_colour",
-            NaturalKind::TwelveOneColour => "twelve_one_colour",
-            NaturalKind::FourTrips => "four_trips",
-            NaturalKind::FivePairsTrips => "five_pairs_trips",
-            NaturalKind::SixPairs => "six_pairs",
-            NaturalKind::ThreeFlushes => "three_flushes",
-            NaturalKind::ThreeStraights => "three_straights",
-        }
-    }
-    pub fn from_key(key: &str) -> Result<NaturalKind> {
-        NaturalKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.key() == key)
-            .ok_or_else(|| Error::InvalidRules {
-                field: "naturals".into(),
-                reason: format!("unknown natural {key:?}"),
-            })
-    }
 }
 
 /// One natural a rule set recognises and what each opponent pays for it.
@@ -165,8 +142,10 @@ pub struct NaturalRule {
     pub value: u32,
 }
 
-/// A compiled rule set. Build with struct syntax from [`Rules::default`] (plain 1-6 style rows,
-/// no bonuses) or from the Python presets; call [`Rules::validate`] before use.
+/// A compiled rule set. Build one from data ([`Rules::from_json`], [`Rules::from_data`]), from a
+/// preset ([`Rules::preset`]) or with struct syntax from [`Rules::default`] (one unit a row, no
+/// bonuses); a rule set built with struct syntax must pass [`Rules::validate`] before it is
+/// given to `settle` or `solve`, which do not check it again.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Rules {
     pub wheel: Wheel,
@@ -198,7 +177,7 @@ pub struct Rules {
     pub timeout: Timeout,
 }
 
-/// The Asian row-bonus table of RULES.md §3 (row's whole value, `Replace`).
+/// The Asian row-bonus table (docs/rules.md, "Row bonuses"): the row's whole value, `Replace`.
 pub fn standard_bonus_table() -> [[u32; 9]; 3] {
     let mut t = [[1u32; 9]; 3];
     t[Row::Front as usize][Category::Trips as usize] = 3;
@@ -261,47 +240,121 @@ impl Rules {
             .map(|n| n.value)
     }
 
-    /// Rejects values the engine cannot use, naming the field.
+    /// Units for winning `row` with category `win` over category `lose`, and whether the row
+    /// pays a bonus and whether that bonus was doubled (a bonus row beating a row of the same
+    /// category under `double_bonus`). The one row-value function of scoring and of the table
+    /// objective. In `u64` so that no table value can overflow the doubling.
+    #[inline]
+    pub fn win_value(&self, row: usize, win: usize, lose: usize) -> (u64, bool, bool) {
+        let b = self.bonus[row][win] as u64;
+        let (value, bonus) = match self.bonus_mode {
+            BonusMode::Replace => (b, b > 1),
+            BonusMode::Add => (1 + b, b > 0),
+        };
+        if self.double_bonus && bonus && win == lose {
+            let doubled = match self.bonus_mode {
+                BonusMode::Replace => 2 * b,
+                BonusMode::Add => 1 + 2 * b,
+            };
+            (doubled, true, true)
+        } else {
+            (value, bonus, false)
+        }
+    }
+
+    /// The most units one matchup can reach under this rule set (rows with doubled bonuses,
+    /// majority and overall points, the foul penalty, scoop and sweep; or a natural; or a
+    /// surrender), computed without overflow.
+    pub fn max_matchup_units(&self) -> u128 {
+        let max_bonus = self.bonus.iter().flatten().copied().max().unwrap_or(0) as u128;
+        let row = match self.bonus_mode {
+            BonusMode::Replace => 2 * max_bonus,
+            BonusMode::Add => 1 + 2 * max_bonus,
+        };
+        let rows = 3 * row + self.majority_point as u128 + self.overall_point as u128;
+        let penalty = match self.foul {
+            FoulPolicy::FlatPlusBonus(n) => n as u128 + 3 * row,
+            _ => 0,
+        };
+        let scooped = match self.scoop {
+            Scoop::Multiply(k) => rows.max(penalty) * k as u128,
+            Scoop::Add(n) => rows.max(penalty) + n as u128,
+            Scoop::None => rows.max(penalty),
+        };
+        let swept = scooped * self.sweep.multiplier as u128;
+        let natural = self.naturals.iter().map(|n| n.value).max().unwrap_or(0) as u128;
+        let surrender = self.surrender.unwrap_or(0) as u128;
+        swept.max(natural).max(surrender)
+    }
+
+    /// Rejects values the engine cannot use, naming the field by its data path
+    /// (`"bonus.middle.full_house"`). The one definition of every bound: the data parser and
+    /// the presets call it; so must anyone who builds a `Rules` with struct syntax.
     pub fn validate(&self) -> Result<()> {
-        let bad = |field: &str, reason: String| {
+        fn bad(field: impl Into<String>, reason: String) -> Result<()> {
             Err(Error::InvalidRules {
                 field: field.into(),
                 reason,
             })
-        };
-        if self.bonus_mode == BonusMode::Replace {
-            for row in Row::ALL {
-                for cat in Category::ALL {
-                    if self.bonus[row as usize][cat as usize] == 0 {
-                        return bad(
-                            "bonus",
-                            format!(
-                                "{} {}: a row value of 0 under 'replace'",
-                                row.name(),
-                                cat.name()
-                            ),
-                        );
-                    }
-                }
+        }
+        fn within(field: &str, value: u32, low: u32, high: u32) -> Result<()> {
+            if (low..=high).contains(&value) {
+                Ok(())
+            } else {
+                bad(
+                    field,
+                    format!("must be between {low} and {high}, got {value}"),
+                )
             }
         }
+        let low = match self.bonus_mode {
+            // a row value of 0 would make winning a row worth nothing
+            BonusMode::Replace => 1,
+            BonusMode::Add => 0,
+        };
+        for row in Row::ALL {
+            for cat in Category::ALL {
+                let v = self.bonus[row as usize][cat as usize];
+                let path = format!("bonus.{}.{}", row.name(), cat.key());
+                if row == Row::Front && !Category::FRONT.contains(&cat) {
+                    // a 3-card front never holds these: only the unlisted value is allowed
+                    if v != low {
+                        return bad(
+                            path,
+                            "a 3-card front is only high_card, pair or trips".into(),
+                        );
+                    }
+                    continue;
+                }
+                within(&path, v, low, MAX_UNITS)?;
+            }
+        }
+        within("majority_point", self.majority_point, 0, MAX_UNITS)?;
+        within("overall_point", self.overall_point, 0, MAX_UNITS)?;
         match self.scoop {
-            Scoop::Multiply(0) => return bad("scoop", "multiplier must be at least 1".into()),
-            Scoop::Add(_) | Scoop::None | Scoop::Multiply(_) => {}
+            Scoop::None => {}
+            Scoop::Multiply(k) => within("scoop.amount", k, 1, MAX_MULTIPLIER)?,
+            Scoop::Add(n) => within("scoop.amount", n, 0, MAX_UNITS)?,
         }
-        if self.sweep.multiplier == 0 {
-            return bad("sweep.multiplier", "must be at least 1".into());
-        }
+        within("sweep.multiplier", self.sweep.multiplier, 1, MAX_MULTIPLIER)?;
         if !(2..=4).contains(&self.sweep.min_players) {
             return bad(
                 "sweep.min_players",
-                format!("must be 2..=4, got {}", self.sweep.min_players),
+                format!("must be between 2 and 4, got {}", self.sweep.min_players),
             );
         }
+        if let FoulPolicy::FlatPlusBonus(n) = self.foul {
+            within("foul.amount", n, 0, MAX_UNITS)?;
+        }
         for (i, n) in self.naturals.iter().enumerate() {
+            let path = format!("naturals.values.{}", n.kind.key());
             if self.naturals[..i].iter().any(|m| m.kind == n.kind) {
-                return bad("naturals", format!("{} listed twice", n.kind.key()));
+                return bad(path, "natural listed twice".into());
             }
+            within(&path, n.value, 1, MAX_UNITS)?;
+        }
+        if let Some(s) = self.surrender {
+            within("surrender", s, 0, MAX_UNITS)?;
         }
         if let Some(order) = self.suit_order {
             let mut seen = [false; 4];
@@ -309,11 +362,21 @@ impl Rules {
                 if s > 3 || seen[s as usize] {
                     return bad(
                         "suit_order",
-                        format!("must list each suit once, got {order:?}"),
+                        "expected the four suits c, d, h, s once each, strongest first".into(),
                     );
                 }
                 seen[s as usize] = true;
             }
+        }
+        // Implied by the bounds above; kept so that a future field cannot break it unnoticed.
+        let worst = self.max_matchup_units();
+        if worst > MAX_MATCHUP_UNITS {
+            return bad(
+                "bonus, scoop, sweep",
+                format!(
+                    "values so large that one matchup could reach {worst} units (at most 2^60)"
+                ),
+            );
         }
         Ok(())
     }

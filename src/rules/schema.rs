@@ -1,0 +1,629 @@
+//! The names of every rule value and the plain-data form of a rule set (docs/rules.md, "Rule
+//! fields"; docs/architecture.md, "One rule schema").
+//!
+//! The data form is a JSON object whose keys are the field paths users see (`wheel`,
+//! `bonus.middle.full_house`, `sweep.multiplier`, ...): the Python `RuleSet.to_dict()`, JSON and
+//! TOML files, and the presets shipped to Python all use it. [`Rules::from_data`] reads it and
+//! checks shapes and names; the bounds are [`Rules::validate`]'s, called at the end. Every error
+//! is `Error::InvalidRules` naming the field path.
+
+use super::{
+    BonusMode, Declaration, FoulPolicy, NaturalKind, NaturalRule, Row, Rules, Scoop, Sweep,
+    Timeout, MAX_MULTIPLIER, MAX_UNITS,
+};
+use crate::error::{Error, Result};
+use crate::eval::{Category, Wheel};
+use serde_json::{Map, Value};
+
+/// `ALL`, `name()` and `from_name()` for an enum whose values are named in rule-set data.
+macro_rules! named {
+    ($ty:ident, $n:literal, { $($var:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            pub const ALL: [$ty; $n] = [$($ty::$var),+];
+            /// The name of this value in rule-set data and the Python API.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($ty::$var => $name),+
+                }
+            }
+            /// The value called `name`.
+            pub fn from_name(name: &str) -> Option<$ty> {
+                match name {
+                    $($name => Some($ty::$var),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+named!(Row, 3, { Front => "front", Middle => "middle", Back => "back" });
+named!(BonusMode, 2, { Replace => "replace", Add => "add" });
+named!(Declaration, 2, { Auto => "auto", MustDeclare => "must_declare" });
+named!(Timeout, 2, { Foul => "foul", Auto => "auto" });
+
+impl NaturalKind {
+    /// The snake_case name of rule-set data and the Python API: the one definition.
+    pub const fn key(self) -> &'static str {
+        match self {
+            NaturalKind::SameSuitDragon => "same_suit_dragon",
+            NaturalKind::Dragon => "dragon",
+            NaturalKind::TwelveRoyals => "twelve_royals",
+            NaturalKind::ThreeStraightFlushes => "three_straight_flushes",
+            NaturalKind::ThreeQuads => "three_quads",
+            NaturalKind::AllBig => "all_big",
+            NaturalKind::AllSmall => "all_small",
+            NaturalKind::ThirteenOneColour => "thirteen_one_colour",
+            NaturalKind::TwelveOneColour => "twelve_one_colour",
+            NaturalKind::FourTrips => "four_trips",
+            NaturalKind::FivePairsTrips => "five_pairs_trips",
+            NaturalKind::SixPairs => "six_pairs",
+            NaturalKind::ThreeFlushes => "three_flushes",
+            NaturalKind::ThreeStraights => "three_straights",
+        }
+    }
+    /// The natural called `key`; the error names the field `naturals`.
+    pub fn from_key(key: &str) -> Result<NaturalKind> {
+        NaturalKind::ALL
+            .into_iter()
+            .find(|k| k.key() == key)
+            .ok_or_else(|| Error::InvalidRules {
+                field: "naturals".into(),
+                reason: format!(
+                    "unknown natural {key:?}; expected one of {}",
+                    natural_list()
+                ),
+            })
+    }
+}
+
+/// Names of the kinds of [`Scoop`], as `scoop.kind` spells them.
+pub const SCOOP_KINDS: [&str; 3] = ["none", "multiply", "add"];
+/// Names of the kinds of [`FoulPolicy`], as `foul.kind` spells them.
+pub const FOUL_KINDS: [&str; 3] = ["as_scooped", "flat_plus_bonus", "reject"];
+
+impl Scoop {
+    pub const fn kind_name(self) -> &'static str {
+        match self {
+            Scoop::None => SCOOP_KINDS[0],
+            Scoop::Multiply(_) => SCOOP_KINDS[1],
+            Scoop::Add(_) => SCOOP_KINDS[2],
+        }
+    }
+    /// The multiplier or the units added; 0 for `None`.
+    pub const fn amount(self) -> u32 {
+        match self {
+            Scoop::None => 0,
+            Scoop::Multiply(n) | Scoop::Add(n) => n,
+        }
+    }
+}
+
+impl FoulPolicy {
+    pub const fn kind_name(self) -> &'static str {
+        match self {
+            FoulPolicy::AsScooped => FOUL_KINDS[0],
+            FoulPolicy::FlatPlusBonus(_) => FOUL_KINDS[1],
+            FoulPolicy::Reject => FOUL_KINDS[2],
+        }
+    }
+    /// The flat units of `FlatPlusBonus`; 0 otherwise.
+    pub const fn amount(self) -> u32 {
+        match self {
+            FoulPolicy::FlatPlusBonus(n) => n,
+            _ => 0,
+        }
+    }
+}
+
+/// Free-text fields of the data form: carried by the Python `RuleSet` and the presets, checked
+/// to be text here, not part of the compiled rules.
+pub const TEXT_FIELDS: [&str; 3] = ["name", "description", "source"];
+/// Top-level rule fields of the data form, in the order `to_data` writes them.
+pub const RULE_FIELDS: [&str; 13] = [
+    "wheel",
+    "bonus",
+    "double_bonus",
+    "majority_point",
+    "overall_point",
+    "scoop",
+    "sweep",
+    "foul",
+    "naturals",
+    "surrender",
+    "suit_order",
+    "bankroll_cap",
+    "timeout",
+];
+/// The suits as `suit_order` spells them, in suit-index order (c d h s = 0..3).
+pub const SUIT_LETTERS: [char; 4] = ['c', 'd', 'h', 's'];
+
+/// Every field that takes one of a fixed set of names, with those names: the choices of the
+/// Python API come from here.
+pub fn choices() -> Vec<(&'static str, Vec<&'static str>)> {
+    vec![
+        ("wheel", Wheel::ALL.map(Wheel::name).to_vec()),
+        ("bonus.mode", BonusMode::ALL.map(BonusMode::name).to_vec()),
+        ("scoop.kind", SCOOP_KINDS.to_vec()),
+        ("foul.kind", FOUL_KINDS.to_vec()),
+        (
+            "naturals.declaration",
+            Declaration::ALL.map(Declaration::name).to_vec(),
+        ),
+        ("timeout", Timeout::ALL.map(Timeout::name).to_vec()),
+    ]
+}
+
+fn natural_list() -> String {
+    NaturalKind::ALL.map(NaturalKind::key).join(", ")
+}
+
+fn bad(field: &str, reason: impl Into<String>) -> Error {
+    Error::InvalidRules {
+        field: field.into(),
+        reason: reason.into(),
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A short rendering of a bad value for an error message (a hostile value can be huge).
+fn show(v: &Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() > 40 {
+        let head: String = text.chars().take(37).collect();
+        format!("{head}...")
+    } else {
+        text
+    }
+}
+
+/// One object of the data form with its path, for error messages.
+struct Table<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
+}
+
+impl<'a> Table<'a> {
+    fn new(value: &'a Value, path: &str, allowed: &[&str]) -> Result<Table<'a>> {
+        let map = value.as_object().ok_or_else(|| {
+            let what = if path.is_empty() { "rule set" } else { path };
+            bad(
+                if path.is_empty() { "rule set" } else { path },
+                format!("expected a table for {what}, got {}", show(value)),
+            )
+        })?;
+        for key in map.keys() {
+            if !allowed.contains(&key.as_str()) {
+                return Err(bad(
+                    &join(path, key),
+                    format!("unknown field; expected one of {}", allowed.join(", ")),
+                ));
+            }
+        }
+        Ok(Table {
+            map,
+            path: path.to_string(),
+        })
+    }
+
+    fn field(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    /// The value at `key`, if given. `null` is a value like any other here (refused where a
+    /// field has no "none"); only the optional fields read it as "not set" (see [`Table::opt`]).
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key)
+    }
+
+    /// An optional field's value: a missing key and `null` both mean "not set".
+    fn opt(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn flag(&self, key: &str, default: bool) -> Result<bool> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(v) => Err(bad(
+                &self.field(key),
+                format!("expected true or false, got {}", show(v)),
+            )),
+        }
+    }
+
+    fn text(&self, key: &str) -> Result<Option<&'a str>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(v) => Err(bad(
+                &self.field(key),
+                format!("expected text, got {}", show(v)),
+            )),
+        }
+    }
+
+    fn units(&self, key: &str, high: u32) -> Result<Option<u32>> {
+        self.get(key)
+            .map(|v| units(v, &self.field(key), high))
+            .transpose()
+    }
+
+    /// A field that takes one of `names`, read with `parse`.
+    fn choice<T>(
+        &self,
+        key: &str,
+        default: T,
+        names: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Result<T> {
+        match self.text(key)? {
+            None => Ok(default),
+            Some(s) => parse(s).ok_or_else(|| {
+                let options: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+                bad(
+                    &self.field(key),
+                    format!(
+                        "expected one of {}, got {}",
+                        options.join(", "),
+                        show(&Value::from(s))
+                    ),
+                )
+            }),
+        }
+    }
+}
+
+/// A whole number of units that fits the engine; the field's own bounds are
+/// [`Rules::validate`]'s (`high` only words the message for values that cannot be stored).
+fn units(v: &Value, field: &str, high: u32) -> Result<u32> {
+    let out_of_range = || {
+        bad(
+            field,
+            format!("must be between 0 and {high}, got {}", show(v)),
+        )
+    };
+    match v {
+        Value::Number(n) if n.is_u64() => {
+            u32::try_from(n.as_u64().unwrap_or(u64::MAX)).map_err(|_| out_of_range())
+        }
+        Value::Number(n) if n.is_i64() => Err(out_of_range()),
+        _ => Err(bad(
+            field,
+            format!("expected a whole number, got {}", show(v)),
+        )),
+    }
+}
+
+impl Rules {
+    /// Parses and validates a rule set from its JSON data form (see the module docs). Text that
+    /// is not JSON, nesting deeper than serde_json's limit, unknown fields, wrong types and
+    /// out-of-range values are all `Error::InvalidRules`.
+    pub fn from_json(text: &str) -> Result<Rules> {
+        let data: Value = serde_json::from_str(text)
+            .map_err(|e| bad("rule set", format!("JSON does not parse: {e}")))?;
+        Rules::from_data(&data)
+    }
+
+    /// Parses and validates a rule set from its data form. Missing fields take the values of
+    /// [`Rules::default`]; `null` means "not set" for the optional `surrender` and
+    /// `suit_order` and is refused elsewhere.
+    pub fn from_data(data: &Value) -> Result<Rules> {
+        let allowed: Vec<&str> = TEXT_FIELDS.iter().chain(&RULE_FIELDS).copied().collect();
+        let top = Table::new(data, "", &allowed)?;
+        for key in TEXT_FIELDS {
+            top.text(key)?;
+        }
+        let default = Rules::default();
+        let mut rules = Rules {
+            wheel: top.choice(
+                "wheel",
+                default.wheel,
+                &Wheel::ALL.map(Wheel::name),
+                Wheel::from_name,
+            )?,
+            double_bonus: top.flag("double_bonus", default.double_bonus)?,
+            majority_point: top
+                .units("majority_point", MAX_UNITS)?
+                .unwrap_or(default.majority_point),
+            overall_point: top
+                .units("overall_point", MAX_UNITS)?
+                .unwrap_or(default.overall_point),
+            surrender: match top.opt("surrender") {
+                None => default.surrender,
+                Some(v) => Some(units(v, "surrender", MAX_UNITS)?),
+            },
+            bankroll_cap: top.flag("bankroll_cap", default.bankroll_cap)?,
+            timeout: top.choice(
+                "timeout",
+                default.timeout,
+                &Timeout::ALL.map(Timeout::name),
+                Timeout::from_name,
+            )?,
+            ..default.clone()
+        };
+        if let Some(v) = top.get("bonus") {
+            parse_bonus(
+                &Table::new(v, "bonus", &["mode", "front", "middle", "back"])?,
+                &mut rules,
+            )?;
+        }
+        if let Some(v) = top.get("scoop") {
+            let t = Table::new(v, "scoop", &["kind", "amount"])?;
+            let kind = t.choice("kind", default.scoop.kind_name(), &SCOOP_KINDS, |s| {
+                SCOOP_KINDS.into_iter().find(|k| *k == s)
+            })?;
+            let high = if kind == "multiply" {
+                MAX_MULTIPLIER
+            } else {
+                MAX_UNITS
+            };
+            let amount = t.units("amount", high)?.unwrap_or(0);
+            rules.scoop = match kind {
+                "multiply" => Scoop::Multiply(amount),
+                "add" => Scoop::Add(amount),
+                _ if amount != 0 => {
+                    return Err(bad("scoop.amount", "only multiply and add take an amount"))
+                }
+                _ => Scoop::None,
+            };
+        }
+        if let Some(v) = top.get("sweep") {
+            let t = Table::new(v, "sweep", &["multiplier", "min_players", "fouled_counts"])?;
+            let d = default.sweep;
+            rules.sweep = Sweep {
+                multiplier: t
+                    .units("multiplier", MAX_MULTIPLIER)?
+                    .unwrap_or(d.multiplier),
+                min_players: t
+                    .units("min_players", 4)?
+                    .map_or(d.min_players, |n| n as usize),
+                fouled_counts: t.flag("fouled_counts", d.fouled_counts)?,
+            };
+        }
+        if let Some(v) = top.get("foul") {
+            let t = Table::new(v, "foul", &["kind", "amount"])?;
+            let kind = t.choice("kind", default.foul.kind_name(), &FOUL_KINDS, |s| {
+                FOUL_KINDS.into_iter().find(|k| *k == s)
+            })?;
+            let amount = t.units("amount", MAX_UNITS)?.unwrap_or(0);
+            rules.foul = match kind {
+                "flat_plus_bonus" => FoulPolicy::FlatPlusBonus(amount),
+                _ if amount != 0 => {
+                    return Err(bad("foul.amount", "only flat_plus_bonus takes an amount"))
+                }
+                "reject" => FoulPolicy::Reject,
+                _ => FoulPolicy::AsScooped,
+            };
+        }
+        if let Some(v) = top.get("naturals") {
+            let t = Table::new(v, "naturals", &["values", "declaration", "must_show"])?;
+            parse_naturals(&t, &mut rules)?;
+        }
+        if top.opt("suit_order").is_some() {
+            let text = top.text("suit_order")?.unwrap_or_default();
+            rules.suit_order = Some(parse_suit_order(text)?);
+        }
+        rules.validate()?;
+        Ok(rules)
+    }
+
+    /// The data form of the rule fields (no text fields): what [`Rules::from_data`] reads back
+    /// into an equal rule set. Bonus rows list only the categories that differ from the
+    /// unlisted value (1 under `replace`, 0 under `add`); rows without entries are left out.
+    pub fn to_data(&self) -> Value {
+        let mut bonus = Map::new();
+        bonus.insert("mode".into(), self.bonus_mode.name().into());
+        let unlisted = unlisted_bonus(self.bonus_mode);
+        for row in Row::ALL {
+            let entries: Map<String, Value> = Category::ALL
+                .into_iter()
+                .filter(|&c| self.bonus[row as usize][c as usize] != unlisted)
+                .map(|c| {
+                    (
+                        c.key().to_string(),
+                        self.bonus[row as usize][c as usize].into(),
+                    )
+                })
+                .collect();
+            if !entries.is_empty() {
+                bonus.insert(row.name().into(), entries.into());
+            }
+        }
+        let values: Map<String, Value> = self
+            .naturals
+            .iter()
+            .map(|n| (n.kind.key().to_string(), n.value.into()))
+            .collect();
+        let suit_order = self.suit_order.map(|order| {
+            order
+                .iter()
+                .map(|&s| SUIT_LETTERS[(s & 3) as usize])
+                .collect::<String>()
+        });
+        serde_json::json!({
+            "wheel": self.wheel.name(),
+            "bonus": bonus,
+            "double_bonus": self.double_bonus,
+            "majority_point": self.majority_point,
+            "overall_point": self.overall_point,
+            "scoop": {"kind": self.scoop.kind_name(), "amount": self.scoop.amount()},
+            "sweep": {
+                "multiplier": self.sweep.multiplier,
+                "min_players": self.sweep.min_players,
+                "fouled_counts": self.sweep.fouled_counts,
+            },
+            "foul": {"kind": self.foul.kind_name(), "amount": self.foul.amount()},
+            "naturals": {
+                "declaration": self.declaration.name(),
+                "must_show": self.natural_must_show,
+                "values": values,
+            },
+            "surrender": self.surrender,
+            "suit_order": suit_order,
+            "bankroll_cap": self.bankroll_cap,
+            "timeout": self.timeout.name(),
+        })
+    }
+
+    /// [`Rules::to_data`] as JSON text.
+    pub fn to_json(&self) -> String {
+        self.to_data().to_string()
+    }
+}
+
+/// The value of a category a bonus row does not list.
+const fn unlisted_bonus(mode: BonusMode) -> u32 {
+    match mode {
+        BonusMode::Replace => 1,
+        BonusMode::Add => 0,
+    }
+}
+
+fn parse_bonus(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
+    rules.bonus_mode = t.choice(
+        "mode",
+        Rules::default().bonus_mode,
+        &BonusMode::ALL.map(BonusMode::name),
+        BonusMode::from_name,
+    )?;
+    rules.bonus = [[unlisted_bonus(rules.bonus_mode); 9]; 3];
+    let keys = Category::ALL.map(Category::key);
+    for row in Row::ALL {
+        let Some(v) = t.get(row.name()) else {
+            continue;
+        };
+        let path = t.field(row.name());
+        let map = v.as_object().ok_or_else(|| {
+            bad(
+                &path,
+                format!(
+                    "expected a table of hand category to units, got {}",
+                    show(v)
+                ),
+            )
+        })?;
+        if map.is_empty() {
+            // an explicitly empty row is almost always a table whose entries went missing
+            return Err(bad(
+                &path,
+                "empty bonus row; leave the row out for no bonuses",
+            ));
+        }
+        for (key, value) in map {
+            let field = join(&path, key);
+            let cat = Category::from_key(key).ok_or_else(|| {
+                bad(
+                    &field,
+                    format!("unknown hand category; expected one of {}", keys.join(", ")),
+                )
+            })?;
+            if row == Row::Front && !Category::FRONT.contains(&cat) {
+                return Err(bad(
+                    &field,
+                    "a 3-card front is only high_card, pair or trips",
+                ));
+            }
+            rules.bonus[row as usize][cat as usize] = units(value, &field, MAX_UNITS)?;
+        }
+    }
+    Ok(())
+}
+
+fn parse_naturals(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
+    let default = Rules::default();
+    rules.declaration = t.choice(
+        "declaration",
+        default.declaration,
+        &Declaration::ALL.map(Declaration::name),
+        Declaration::from_name,
+    )?;
+    rules.natural_must_show = t.flag("must_show", default.natural_must_show)?;
+    rules.naturals = default.naturals;
+    let Some(values) = t.get("values") else {
+        return Ok(());
+    };
+    let path = t.field("values");
+    // A table keeps its order (the ranking); a list of [name, units] pairs is accepted too, so
+    // that a name listed twice is seen and refused rather than silently merged.
+    let pairs: Vec<(Value, &Value)> = match values {
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| (Value::from(k.as_str()), v))
+            .collect(),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| match item.as_array().map(Vec::as_slice) {
+                Some([k, v]) => Ok((k.clone(), v)),
+                _ => Err(bad(
+                    &path,
+                    format!("expected [name, units] pairs, got {}", show(item)),
+                )),
+            })
+            .collect::<Result<_>>()?,
+        v => {
+            return Err(bad(
+                &path,
+                format!("expected a table of natural to units, got {}", show(v)),
+            ))
+        }
+    };
+    for (key, value) in pairs {
+        let name = key.as_str().ok_or_else(|| {
+            bad(
+                &path,
+                format!("expected a natural's name, got {}", show(&key)),
+            )
+        })?;
+        let field = join(&path, name);
+        let kind = NaturalKind::ALL
+            .into_iter()
+            .find(|k| k.key() == name)
+            .ok_or_else(|| {
+                bad(
+                    &field,
+                    format!("unknown natural; expected one of {}", natural_list()),
+                )
+            })?;
+        rules.naturals.push(NaturalRule {
+            kind,
+            value: units(value, &field, MAX_UNITS)?,
+        });
+    }
+    Ok(())
+}
+
+fn parse_suit_order(text: &str) -> Result<[u8; 4]> {
+    let err = || {
+        bad(
+            "suit_order",
+            format!(
+                "expected the four suits c, d, h, s once each, strongest first, got {}",
+                show(&Value::from(text))
+            ),
+        )
+    };
+    let lower = text.to_lowercase();
+    let chars: Vec<char> = lower.chars().collect();
+    if chars.len() != 4 {
+        return Err(err());
+    }
+    let mut order = [0u8; 4];
+    for (slot, ch) in order.iter_mut().zip(&chars) {
+        *slot = SUIT_LETTERS.iter().position(|s| s == ch).ok_or_else(err)? as u8;
+    }
+    let mut seen = [false; 4];
+    for s in order {
+        if std::mem::replace(&mut seen[s as usize], true) {
+            return Err(err());
+        }
+    }
+    Ok(order)
+}

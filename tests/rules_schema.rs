@@ -1,0 +1,176 @@
+//! The rule schema (docs/rules.md, "Rule fields"): the data form round-trips every preset,
+//! every bound is refused at construction naming the field path, and no valid rule set can
+//! make a matchup overflow.
+
+use chinese_poker::presets::{PRESETS, PRESET_NAMES};
+use chinese_poker::rules::schema::{choices, RULE_FIELDS};
+use chinese_poker::rules::{Rules, Scoop, MAX_MATCHUP_UNITS, MAX_MULTIPLIER, MAX_UNITS};
+use chinese_poker::{Category, Error, NaturalKind, Wheel};
+use serde_json::{json, Value};
+
+fn field_of(err: Error) -> String {
+    match err {
+        Error::InvalidRules { field, .. } => field,
+        other => panic!("expected InvalidRules, got {other}"),
+    }
+}
+
+fn refused(data: Value) -> String {
+    field_of(Rules::from_data(&data).expect_err(&data.to_string()))
+}
+
+#[test]
+fn defaults_and_presets_round_trip() {
+    let default = Rules::default();
+    assert_eq!(Rules::from_json("{}").unwrap(), default);
+    assert_eq!(Rules::from_data(&default.to_data()).unwrap(), default);
+    let data = default.to_data();
+    let keys: Vec<&str> = data
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, RULE_FIELDS);
+    for p in PRESETS {
+        let rules = p.rules();
+        assert_eq!(Rules::from_json(&p.data().to_string()).unwrap(), rules);
+        assert_eq!(Rules::preset(p.name), Some(rules));
+    }
+    assert_eq!(PRESET_NAMES.len(), PRESETS.len());
+}
+
+#[test]
+fn names_come_from_one_place() {
+    for c in Category::ALL {
+        assert_eq!(Category::from_key(c.key()), Some(c));
+    }
+    for w in Wheel::ALL {
+        assert_eq!(Wheel::from_name(w.name()), Some(w));
+    }
+    for k in NaturalKind::ALL {
+        assert_eq!(NaturalKind::from_key(k.key()).unwrap(), k);
+    }
+    let fields: Vec<&str> = choices().iter().map(|(f, _)| *f).collect();
+    assert!(fields.contains(&"scoop.kind") && fields.contains(&"timeout"));
+}
+
+#[test]
+fn natural_order_is_kept() {
+    let r =
+        Rules::from_json(r#"{"naturals": {"values": {"six_pairs": 3, "dragon": 13}}}"#).unwrap();
+    assert_eq!(r.naturals[0].kind, NaturalKind::SixPairs);
+    let back = r.to_data();
+    let names: Vec<&String> = back["naturals"]["values"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(names, ["six_pairs", "dragon"]);
+}
+
+#[test]
+fn every_bad_value_names_its_field() {
+    let cases: Vec<(Value, &str)> = vec![
+        (json!({"surrender": 2_000_000}), "surrender"),
+        (json!({"surrender": -1}), "surrender"),
+        (json!({"majority_point": 1.5}), "majority_point"),
+        (json!({"overall_point": MAX_UNITS + 1}), "overall_point"),
+        (json!({"double_bonus": 1}), "double_bonus"),
+        (json!({"wheel": "high"}), "wheel"),
+        (json!({"wheel": 3}), "wheel"),
+        (json!({"timeout": "never"}), "timeout"),
+        (json!({"colour": "red"}), "colour"),
+        (json!({"name": 7}), "name"),
+        (json!({"bonus": {"mode": "multiply"}}), "bonus.mode"),
+        (
+            json!({"bonus": {"middle": {"full_house": 0}}}),
+            "bonus.middle.full_house",
+        ),
+        (
+            json!({"bonus": {"middle": {"fullhouse": 2}}}),
+            "bonus.middle.fullhouse",
+        ),
+        (
+            json!({"bonus": {"front": {"flush": 2}}}),
+            "bonus.front.flush",
+        ),
+        (json!({"bonus": {"front": {}}}), "bonus.front"),
+        (json!({"bonus": {"side": {}}}), "bonus.side"),
+        (json!({"scoop": 2}), "scoop"),
+        (
+            json!({"scoop": {"kind": "multiply", "amount": 0}}),
+            "scoop.amount",
+        ),
+        (
+            json!({"scoop": {"kind": "multiply", "amount": MAX_MULTIPLIER + 1}}),
+            "scoop.amount",
+        ),
+        (
+            json!({"scoop": {"kind": "none", "amount": 2}}),
+            "scoop.amount",
+        ),
+        (json!({"sweep": {"multiplier": 0}}), "sweep.multiplier"),
+        (json!({"sweep": {"min_players": 7}}), "sweep.min_players"),
+        (json!({"sweep": {"min_players": 1}}), "sweep.min_players"),
+        (
+            json!({"foul": {"kind": "reject", "amount": 3}}),
+            "foul.amount",
+        ),
+        (
+            json!({"naturals": {"values": {"dragoon": 2}}}),
+            "naturals.values.dragoon",
+        ),
+        (
+            json!({"naturals": {"values": {"dragon": 0}}}),
+            "naturals.values.dragon",
+        ),
+        (
+            json!({"naturals": {"values": [["dragon", 13], ["dragon", 12]]}}),
+            "naturals.values.dragon",
+        ),
+        (json!({"naturals": {"x": 1}}), "naturals.x"),
+        (json!({"suit_order": "sshd"}), "suit_order"),
+        (json!({"suit_order": "shd"}), "suit_order"),
+        (json!([1, 2]), "rule set"),
+    ];
+    for (data, field) in cases {
+        assert_eq!(refused(data.clone()), field, "{data}");
+    }
+}
+
+#[test]
+fn hostile_text_is_an_error() {
+    let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+    assert_eq!(field_of(Rules::from_json(&deep).unwrap_err()), "rule set");
+    let digits = format!("{{\"surrender\": {}}}", "9".repeat(5000));
+    assert!(Rules::from_json(&digits).is_err());
+    assert!(Rules::from_json("{").is_err());
+}
+
+#[test]
+fn the_largest_valid_rule_set_cannot_overflow() {
+    let mut r = Rules {
+        bonus_mode: chinese_poker::rules::BonusMode::Add,
+        bonus: [[MAX_UNITS; 9]; 3],
+        double_bonus: true,
+        majority_point: MAX_UNITS,
+        overall_point: MAX_UNITS,
+        scoop: Scoop::Multiply(MAX_MULTIPLIER),
+        ..Rules::default()
+    };
+    // a front only ever wins with these three; the others stay at the unlisted value
+    for c in Category::ALL
+        .into_iter()
+        .filter(|c| !Category::FRONT.contains(c))
+    {
+        r.bonus[0][c as usize] = 0;
+    }
+    r.sweep.multiplier = MAX_MULTIPLIER;
+    r.sweep.min_players = 2;
+    r.validate().unwrap();
+    assert!(r.max_matchup_units() < MAX_MATCHUP_UNITS);
+    // and the struct-literal path refuses what the data path refuses
+    r.surrender = Some(MAX_UNITS + 1);
+    assert_eq!(field_of(r.validate().unwrap_err()), "surrender");
+}
