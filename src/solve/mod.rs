@@ -323,6 +323,40 @@ fn exact(rules: &Rules, mine: Decision, opps: &[Decision]) -> Result<f64> {
     Ok(settle(&all, rules, None, 0)?.raw_totals()[0] as f64)
 }
 
+/// The table objective's decision for one valid hand, as the batch path and self-play make it:
+/// the best frontier play, then a natural or a surrender where it is worth more (or the rule
+/// set declares naturals automatically). Returns the decision, the 13 codes front/middle/back
+/// (the natural's layout when it has one) and the value.
+pub fn decide_table_ev(
+    te: &TableEv,
+    rules: &Rules,
+    hand: &[u8; 13],
+    scratch: &mut Scratch,
+) -> (Choice, [u8; 13], f64) {
+    let (split, mut value) = best_table_ev(te, hand, scratch);
+    let mut codes = split.row_codes(hand);
+    let opp = (te.players - 1) as f64;
+    if !rules.naturals.is_empty() {
+        if let Some(nm) = best_natural(&hand_cards(hand), rules) {
+            let v = nm.value as f64 * opp;
+            if rules.declaration == Declaration::Auto || v > value {
+                if let Some(layout) = nm.setting {
+                    codes = layout_codes(&layout);
+                }
+                return (Choice::Declare(nm.kind), codes, v);
+            }
+        }
+    }
+    if let Some(cost) = rules.surrender {
+        let v = -(cost as f64) * opp;
+        if v > value {
+            value = v;
+            return (Choice::Surrender, codes, value);
+        }
+    }
+    (Choice::Play, codes, value)
+}
+
 /// Batch table-objective solve on the current rayon pool: for each hand, the 13 codes
 /// front/middle/back, the value and the decision code (0 play, 1 declare, 2 surrender). Hands
 /// must be valid (checked by the caller, which also splits long batches into chunks so that
@@ -336,51 +370,19 @@ pub fn solve_batch_table_ev(
     out_choice: &mut [u8],
 ) {
     use rayon::prelude::*;
-    let decisions = !rules.naturals.is_empty() || rules.surrender.is_some();
     hands
         .par_iter()
         .zip(out_codes.par_iter_mut())
         .zip(out_values.par_iter_mut().zip(out_choice.par_iter_mut()))
         .with_min_len(64)
         .for_each(|((hand, codes), (value, choice))| {
-            with_scratch(|s| {
-                let (split, v) = best_table_ev(te, hand, s);
-                *codes = split.row_codes(hand);
-                *value = v;
-                *choice = 0;
-            });
-            if decisions {
-                decide_table_ev(te, rules, hand, codes, value, choice);
-            }
+            let (c, k, v) = with_scratch(|s| decide_table_ev(te, rules, hand, s));
+            *codes = k;
+            *value = v;
+            *choice = match c {
+                Choice::Play => 0,
+                Choice::Declare(_) => 1,
+                Choice::Surrender => 2,
+            };
         });
-}
-
-/// The natural / surrender decision of the table objective for one solved hand.
-fn decide_table_ev(
-    te: &TableEv,
-    rules: &Rules,
-    hand: &[u8; 13],
-    codes: &mut [u8; 13],
-    value: &mut f64,
-    choice: &mut u8,
-) {
-    let opp = (te.players - 1) as f64;
-    if let Some(nm) = best_natural(&hand_cards(hand), rules) {
-        let v = nm.value as f64 * opp;
-        if rules.declaration == Declaration::Auto || v > *value {
-            *choice = 1;
-            *value = v;
-            if let Some(layout) = nm.setting {
-                *codes = layout_codes(&layout);
-            }
-            return;
-        }
-    }
-    if let Some(cost) = rules.surrender {
-        let v = -(cost as f64) * opp;
-        if v > *value {
-            *choice = 2;
-            *value = v;
-        }
-    }
 }

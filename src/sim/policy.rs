@@ -1,0 +1,92 @@
+//! The built-in policies a simulated seat can play. Each decides from its own hand only (the
+//! deal is hidden information), entirely in Rust, deterministic for the seed it is given.
+
+use crate::card::Card;
+use crate::error::Result;
+use crate::rules::Rules;
+use crate::score::Decision;
+use crate::setting::Setting;
+use crate::solve::{self, Choice, Objective, Scratch, TableEv};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Arc;
+
+/// How a seat sets its hand.
+#[derive(Clone)]
+pub enum Policy {
+    /// The table objective, with its natural and surrender decisions (as `solve_batch`).
+    TableEv(Arc<TableEv>),
+    /// The Monte Carlo objective with this many samples, opponents set by the table objective.
+    MonteCarlo { table: Arc<TableEv>, samples: usize },
+    /// Strongest back, then strongest middle of the rest, the rest in front. Never declares or
+    /// surrenders (a rule set that declares naturals automatically still pays them).
+    Greedy,
+    /// A uniformly random legal setting (every legal split equally likely).
+    Random,
+}
+
+impl Policy {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Policy::TableEv(_) => "TableEV",
+            Policy::MonteCarlo { .. } => "MonteCarlo",
+            Policy::Greedy => "Greedy",
+            Policy::Random => "Random",
+        }
+    }
+
+    /// The decision for a valid, sorted 13-card `hand` at a table of `players`: the choice and
+    /// the 13 codes front/middle/back. `seed` seeds any randomness of the policy.
+    pub fn decide(
+        &self,
+        rules: &Rules,
+        players: usize,
+        hand: &[u8; 13],
+        seed: u64,
+        scratch: &mut Scratch,
+    ) -> Result<(Choice, [u8; 13])> {
+        Ok(match self {
+            Policy::TableEv(te) => {
+                let (choice, codes, _) = solve::decide_table_ev(te, rules, hand, scratch);
+                (choice, codes)
+            }
+            Policy::MonteCarlo { table, samples } => {
+                let objective = Objective::MonteCarlo {
+                    samples: *samples,
+                    seed,
+                    policy: solve::Policy::TableEv(table.clone()),
+                    threads: None,
+                };
+                let sol = solve::solve(hand, rules, players, &objective, 1)?;
+                (sol.choice, sol.codes)
+            }
+            Policy::Greedy => {
+                let split = scratch.greedy(hand, rules.wheel);
+                (Choice::Play, split.row_codes(hand))
+            }
+            Policy::Random => {
+                // A baseline, not a hot path: the legal list is built afresh each time.
+                let mut legal = Vec::new();
+                scratch.legal_settings(hand, rules.wheel, &mut legal);
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                let pick = legal[rng.random_range(0..legal.len())];
+                (Choice::Play, pick.row_codes(hand))
+            }
+        })
+    }
+}
+
+/// The settle-ready decision for a choice and its 13 codes front/middle/back.
+pub fn decision_of(choice: Choice, codes: &[u8; 13]) -> Decision {
+    let cards = codes.map(|c| Card::from_code(c).expect("codes from the solver are valid"));
+    let setting =
+        || Setting::new(&cards[..3], &cards[3..8], &cards[8..]).expect("13 distinct cards");
+    match choice {
+        Choice::Play => Decision::Play(setting()),
+        Choice::Declare(natural) => Decision::Declare {
+            natural,
+            setting: setting(),
+        },
+        Choice::Surrender => Decision::Surrender,
+    }
+}
