@@ -30,6 +30,16 @@ from .scoring import (
     find_naturals,
     settle,
 )
+from .simulate import (
+    DuelResult,
+    Greedy,
+    RandomLegal,
+    Simulation,
+    deal,
+    duel,
+    settle_batch,
+    simulate,
+)
 from .solver import (
     Alternative,
     BestResponse,
@@ -42,6 +52,14 @@ from .solver import (
 )
 
 __all__ = [
+    "DuelResult",
+    "Greedy",
+    "RandomLegal",
+    "Simulation",
+    "deal",
+    "duel",
+    "settle_batch",
+    "simulate",
     "Alternative",
     "BestResponse",
     "MonteCarlo",

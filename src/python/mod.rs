@@ -6,6 +6,7 @@ mod errors;
 mod eval;
 mod rules;
 mod score;
+mod sim;
 mod solve;
 
 use pyo3::prelude::*;
@@ -32,6 +33,8 @@ mod _core {
     use super::rules::PyRules;
     #[pymodule_export]
     use super::score::{find_naturals, settle};
+    #[pymodule_export]
+    use super::sim::{deal, decide_seat, duel_chunk, duel_summary, settle_rounds, simulate_chunk};
     #[pymodule_export]
     use super::solve::{
         frontier, legal_settings, monte_carlo_opponents, rank_classes, solve_batch,

@@ -11,8 +11,12 @@ pub mod deal;
 pub mod duel;
 pub mod policy;
 pub mod run;
+pub mod settle_rounds;
 
 pub use deal::{deal, deal_round, seat_seed};
 pub use duel::{duel_deals, DuelDeals, DuelSummary};
 pub use policy::Policy;
-pub use run::{simulate, RoundColumns, SeatStatus};
+pub use run::{
+    choice_code, choice_natural, decide_seat, simulate, RoundColumns, SeatStatus, NO_NATURAL,
+};
+pub use settle_rounds::settle_rounds;

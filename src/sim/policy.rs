@@ -76,11 +76,13 @@ impl Policy {
     }
 }
 
-/// The settle-ready decision for a choice and its 13 codes front/middle/back.
+/// The settle-ready decision for a choice and its 13 codes front/middle/back (valid and
+/// distinct unless the choice is a surrender, whose codes are not read).
 pub fn decision_of(choice: Choice, codes: &[u8; 13]) -> Decision {
-    let cards = codes.map(|c| Card::from_code(c).expect("codes from the solver are valid"));
-    let setting =
-        || Setting::new(&cards[..3], &cards[3..8], &cards[8..]).expect("13 distinct cards");
+    let setting = || {
+        let cards = codes.map(|c| Card::from_code(c).expect("validated codes"));
+        Setting::new(&cards[..3], &cards[3..8], &cards[8..]).expect("13 distinct cards")
+    };
     match choice {
         Choice::Play => Decision::Play(setting()),
         Choice::Declare(natural) => Decision::Declare {

@@ -74,6 +74,27 @@ impl RoundColumns {
     pub fn rows(&self) -> usize {
         self.points.len()
     }
+    /// The columns of consecutive rounds starting at round index `first`.
+    pub(super) fn from_rounds(players: usize, first: u64, rounds: Vec<Vec<SeatRow>>) -> Self {
+        let mut out = RoundColumns::reserve(players, rounds.len());
+        for (r, seats) in rounds.into_iter().enumerate() {
+            for (seat, row) in seats.into_iter().enumerate() {
+                out.round.push(first + r as u64);
+                out.seat.push(seat as u8);
+                out.hand.extend_from_slice(&row.hand);
+                out.choice.push(row.choice);
+                out.setting.extend_from_slice(&row.setting);
+                out.status.push(row.status);
+                out.natural.push(row.natural);
+                out.ranks.extend_from_slice(&row.ranks);
+                out.scoops.push(row.scoops);
+                out.sweep.push(row.sweep);
+                out.points.push(row.points);
+            }
+        }
+        out
+    }
+
     fn reserve(players: usize, rounds: usize) -> RoundColumns {
         let n = players * rounds;
         RoundColumns {
@@ -94,7 +115,7 @@ impl RoundColumns {
 }
 
 /// One seat of one played round.
-struct SeatRow {
+pub(super) struct SeatRow {
     hand: [u8; 13],
     choice: u8,
     setting: [u8; 13],
@@ -106,17 +127,14 @@ struct SeatRow {
     points: i64,
 }
 
-/// Plays round `round` of a run seeded `seed`, `policies[s]` at seat `s`.
-fn play_round(rules: &Rules, policies: &[Policy], seed: u64, round: u64) -> Result<Vec<SeatRow>> {
-    let n = policies.len();
-    let (hands, round_seed) = deal_round(seed, round, n);
-    let mut decided = Vec::with_capacity(n);
-    for (seat, policy) in policies.iter().enumerate() {
-        let s = seat_seed(round_seed, seat);
-        decided.push(with_scratch(|scratch| {
-            policy.decide(rules, n, &hands[seat], s, scratch)
-        })?);
-    }
+/// Settles one round of decided seats (`decided[s]`: the choice and the 13 codes
+/// front/middle/back) and records each seat's row.
+pub(super) fn record_round(
+    rules: &Rules,
+    hands: &[[u8; 13]],
+    decided: &[(Choice, [u8; 13])],
+) -> Result<Vec<SeatRow>> {
+    let n = decided.len();
     let decisions: Vec<_> = decided.iter().map(|(c, k)| decision_of(*c, k)).collect();
     let result = settle(&decisions, rules, None, 0)?;
     Ok((0..n)
@@ -146,6 +164,20 @@ fn play_round(rules: &Rules, policies: &[Policy], seed: u64, round: u64) -> Resu
         .collect())
 }
 
+/// Plays round `round` of a run seeded `seed`, `policies[s]` at seat `s`.
+fn play_round(rules: &Rules, policies: &[Policy], seed: u64, round: u64) -> Result<Vec<SeatRow>> {
+    let n = policies.len();
+    let (hands, round_seed) = deal_round(seed, round, n);
+    let mut decided = Vec::with_capacity(n);
+    for (seat, policy) in policies.iter().enumerate() {
+        let s = seat_seed(round_seed, seat);
+        decided.push(with_scratch(|scratch| {
+            policy.decide(rules, n, &hands[seat], s, scratch)
+        })?);
+    }
+    record_round(rules, &hands[..n], &decided)
+}
+
 /// Plays rounds `first..first + count` of a run seeded `seed` on the current rayon pool (one
 /// policy per seat, 2–4 seats). The result depends only on the arguments, never on the pool.
 pub fn simulate(
@@ -168,21 +200,43 @@ pub fn simulate(
         .with_min_len(16)
         .map(|r| play_round(rules, policies, seed, first + r as u64))
         .collect::<Result<_>>()?;
-    let mut out = RoundColumns::reserve(players, count);
-    for (r, seats) in rounds.into_iter().enumerate() {
-        for (seat, row) in seats.into_iter().enumerate() {
-            out.round.push(first + r as u64);
-            out.seat.push(seat as u8);
-            out.hand.extend_from_slice(&row.hand);
-            out.choice.push(row.choice);
-            out.setting.extend_from_slice(&row.setting);
-            out.status.push(row.status);
-            out.natural.push(row.natural);
-            out.ranks.extend_from_slice(&row.ranks);
-            out.scoops.push(row.scoops);
-            out.sweep.push(row.sweep);
-            out.points.push(row.points);
-        }
+    Ok(RoundColumns::from_rounds(players, first, rounds))
+}
+
+/// The decisions `policy` makes at `seat` in rounds `first..first + count` of a run seeded
+/// `seed` (the same decisions [`simulate`] makes there), for runs that mix built-in policies
+/// with policies decided elsewhere.
+pub fn decide_seat(
+    rules: &Rules,
+    players: usize,
+    policy: &Policy,
+    seed: u64,
+    first: u64,
+    count: usize,
+    seat: usize,
+) -> Result<Vec<(Choice, [u8; 13])>> {
+    check_players(players)?;
+    if seat >= players {
+        return Err(Error::InvalidArgument {
+            name: "seat".into(),
+            reason: format!("expected 0..{players}, got {seat}"),
+        });
     }
-    Ok(out)
+    (0..count)
+        .into_par_iter()
+        .with_min_len(16)
+        .map(|r| {
+            let (hands, round_seed) = deal_round(seed, first + r as u64, players);
+            let s = seat_seed(round_seed, seat);
+            with_scratch(|scratch| policy.decide(rules, players, &hands[seat], s, scratch))
+        })
+        .collect()
+}
+
+/// The `natural` column's code of a choice (the declared natural, or [`NO_NATURAL`]).
+pub fn choice_natural(c: Choice) -> u8 {
+    natural_code(match c {
+        Choice::Declare(k) => Some(k),
+        _ => None,
+    })
 }
