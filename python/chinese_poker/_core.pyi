@@ -216,7 +216,9 @@ def decide_seat(
     count: int,
     seat: int,
     threads: int | None = None,
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...
+) -> tuple[
+    npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.float64]
+]: ...
 def duel_chunk(
     rules: Rules,
     players: int,

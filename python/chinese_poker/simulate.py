@@ -75,6 +75,7 @@ COLUMNS = (
     "scoops",
     "sweep",
     "points",
+    "value",
 )
 """The result columns, one row per round and seat (see :class:`Simulation`)."""
 
@@ -256,7 +257,8 @@ class Simulation:
     ``setting`` (N, 13) front/middle/back codes, ``status`` (0 played, 1 fouled, 2 natural,
     3 surrendered), ``natural`` (index into the natural names, 255 none), ``ranks`` (N, 3)
     ``HandRank.raw`` values, ``scoops`` (opponents scooped), ``sweep`` (bool), ``points``
-    (int64). ``columns`` is ``None`` when the run was streamed to Parquet. ``interrupted`` says
+    (int64), ``value`` (float64: the policy's own estimate of its decision's points, NaN for
+    policies without one — predicted against realised ``points`` is its calibration). ``columns`` is ``None`` when the run was streamed to Parquet. ``interrupted`` says
     Ctrl-C stopped the run after ``rounds`` of ``requested`` rounds.
     """
 
@@ -356,11 +358,14 @@ def _chunk_columns(
     settings = np.zeros((count, players, 13), dtype=np.uint8)
     choices = np.zeros((count, players), dtype=np.uint8)
     naturals = np.full((count, players), NO_NATURAL, dtype=np.uint8)
+    values = np.full((count, players), np.nan)
     hands = _core.deal(count, players, seed, first)
     for seat, (spec, policy) in enumerate(zip(specs, policies, strict=True)):
         if spec is not None:
-            k, c, n = _core.decide_seat(compiled, players, spec, seed, first, count, seat, threads)
-            settings[:, seat], choices[:, seat], naturals[:, seat] = k, c, n
+            k, c, n, v = _core.decide_seat(
+                compiled, players, spec, seed, first, count, seat, threads
+            )
+            settings[:, seat], choices[:, seat], naturals[:, seat], values[:, seat] = k, c, n, v
             continue
         fn: Callable[[npt.NDArray[np.uint8]], object] = policy  # type: ignore[assignment]
         for r in range(count):
@@ -370,6 +375,7 @@ def _chunk_columns(
     # the dealt hands and round numbers, which array settlement cannot know
     cols["hand"] = hands.reshape(-1, 13)
     cols["round"] = np.repeat(np.arange(first, first + count, dtype=np.uint64), players)
+    cols["value"] = values.reshape(-1)
     surrendered = cols["choice"] == 2
     cols["setting"][surrendered] = cols["hand"][surrendered]
     return cols

@@ -14,11 +14,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 type Arr1<'py, T> = Bound<'py, PyArray1<T>>;
-/// (settings (N, 13), choices (N,), naturals (N,))
+/// (settings (N, 13), choices (N,), naturals (N,), values (N,))
 type SeatDecisions<'py> = (
     Bound<'py, numpy::PyArray2<u8>>,
     Arr1<'py, u8>,
     Arr1<'py, u8>,
+    Arr1<'py, f64>,
 );
 
 fn policy_spec(seat: usize, spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
@@ -79,6 +80,7 @@ fn columns_dict<'py>(py: Python<'py>, c: RoundColumns) -> PyResult<Bound<'py, Py
     d.set_item("scoops", PyArray1::from_vec(py, c.scoops))?;
     d.set_item("sweep", PyArray1::from_vec(py, c.sweep))?;
     d.set_item("points", PyArray1::from_vec(py, c.points))?;
+    d.set_item("value", PyArray1::from_vec(py, c.value))?;
     Ok(d)
 }
 
@@ -183,7 +185,8 @@ pub fn settle_rounds<'py>(
 }
 
 /// The decisions a built-in policy makes at `seat` in rounds `first..first + count` of a run
-/// seeded `seed`: (settings (count, 13) uint8, choices (count,) uint8, naturals (count,) uint8).
+/// seeded `seed`: (settings (count, 13) uint8, choices (count,) uint8, naturals (count,) uint8,
+/// the policy's estimated values (count,) float64).
 #[pyfunction]
 #[pyo3(signature = (rules, players, policy, seed, first, count, seat, threads = None))]
 #[allow(clippy::too_many_arguments)]
@@ -206,16 +209,18 @@ pub fn decide_seat<'py>(
             sim::decide_seat(r, players, &p, seed, first, count, seat)
         })
     })?;
-    let codes: Vec<u8> = decided.iter().flat_map(|(_, k)| *k).collect();
-    let choices: Vec<u8> = decided.iter().map(|(c, _)| sim::choice_code(*c)).collect();
+    let codes: Vec<u8> = decided.iter().flat_map(|d| d.codes).collect();
+    let choices: Vec<u8> = decided.iter().map(|d| sim::choice_code(d.choice)).collect();
     let naturals: Vec<u8> = decided
         .iter()
-        .map(|(c, _)| sim::choice_natural(*c))
+        .map(|d| sim::choice_natural(d.choice))
         .collect();
+    let values: Vec<f64> = decided.iter().map(|d| d.value).collect();
     Ok((
         PyArray1::from_vec(py, codes).reshape([count, 13])?,
         PyArray1::from_vec(py, choices),
         PyArray1::from_vec(py, naturals),
+        PyArray1::from_vec(py, values),
     ))
 }
 

@@ -4,7 +4,7 @@
 //! same difference than in plain self-play.
 
 use super::deal::{deal_round, seat_seed};
-use super::policy::{decision_of, Policy};
+use super::policy::Policy;
 use crate::error::{Error, Result};
 use crate::rules::Rules;
 use crate::score::settle;
@@ -97,9 +97,9 @@ fn duel_deal(
             Ok(())
         })?;
     }
-    let same = da.iter().zip(&db).filter(|(x, y)| x == y).count() as u8;
-    let da: Vec<_> = da.iter().map(|(c, k)| decision_of(*c, k)).collect();
-    let db: Vec<_> = db.iter().map(|(c, k)| decision_of(*c, k)).collect();
+    let same = da.iter().zip(&db).filter(|(x, y)| x.same_play(y)).count() as u8;
+    let da: Vec<_> = da.iter().map(|d| d.decision()).collect();
+    let db: Vec<_> = db.iter().map(|d| d.decision()).collect();
     let mut total = 0i64;
     for k in 0..players {
         let table: Vec<_> = (0..players)

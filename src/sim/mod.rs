@@ -15,7 +15,7 @@ pub mod settle_rounds;
 
 pub use deal::{deal, deal_round, seat_seed};
 pub use duel::{duel_deals, DuelDeals, DuelSummary};
-pub use policy::Policy;
+pub use policy::{Decided, Policy};
 pub use run::{
     choice_code, choice_natural, decide_seat, simulate, RoundColumns, SeatStatus, NO_NATURAL,
 };

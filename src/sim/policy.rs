@@ -11,6 +11,26 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
 
+/// A policy's decision for one hand.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Decided {
+    pub choice: Choice,
+    /// The 13 codes front/middle/back (the natural's layout when declaring).
+    pub codes: [u8; 13],
+    /// The policy's own estimate of the decision's points (NaN for policies without one).
+    pub value: f64,
+}
+
+impl Decided {
+    /// Same decision and rows (the estimates are not compared).
+    pub fn same_play(&self, other: &Decided) -> bool {
+        self.choice == other.choice && self.codes == other.codes
+    }
+    pub fn decision(&self) -> Decision {
+        decision_of(self.choice, &self.codes)
+    }
+}
+
 /// How a seat sets its hand.
 #[derive(Clone)]
 pub enum Policy {
@@ -35,8 +55,8 @@ impl Policy {
         }
     }
 
-    /// The decision for a valid, sorted 13-card `hand` at a table of `players`: the choice and
-    /// the 13 codes front/middle/back. `seed` seeds any randomness of the policy.
+    /// The decision for a valid, sorted 13-card `hand` at a table of `players`. `seed` seeds any
+    /// randomness of the policy.
     pub fn decide(
         &self,
         rules: &Rules,
@@ -44,12 +64,9 @@ impl Policy {
         hand: &[u8; 13],
         seed: u64,
         scratch: &mut Scratch,
-    ) -> Result<(Choice, [u8; 13])> {
-        Ok(match self {
-            Policy::TableEv(te) => {
-                let (choice, codes, _) = solve::decide_table_ev(te, rules, hand, scratch);
-                (choice, codes)
-            }
+    ) -> Result<Decided> {
+        let (choice, codes, value) = match self {
+            Policy::TableEv(te) => solve::decide_table_ev(te, rules, hand, scratch),
             Policy::MonteCarlo { table, samples } => {
                 let objective = Objective::MonteCarlo {
                     samples: *samples,
@@ -58,11 +75,11 @@ impl Policy {
                     threads: None,
                 };
                 let sol = solve::solve(hand, rules, players, &objective, 1)?;
-                (sol.choice, sol.codes)
+                (sol.choice, sol.codes, sol.value)
             }
             Policy::Greedy => {
                 let split = scratch.greedy(hand, rules.wheel);
-                (Choice::Play, split.row_codes(hand))
+                (Choice::Play, split.row_codes(hand), f64::NAN)
             }
             Policy::Random => {
                 // A baseline, not a hot path: the legal list is built afresh each time.
@@ -70,8 +87,13 @@ impl Policy {
                 scratch.legal_settings(hand, rules.wheel, &mut legal);
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
                 let pick = legal[rng.random_range(0..legal.len())];
-                (Choice::Play, pick.row_codes(hand))
+                (Choice::Play, pick.row_codes(hand), f64::NAN)
             }
+        };
+        Ok(Decided {
+            choice,
+            codes,
+            value,
         })
     }
 }

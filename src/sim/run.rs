@@ -1,7 +1,7 @@
 //! Batch self-play: deal, decide, settle, and record every seat of every round as columns.
 
 use super::deal::{deal_round, seat_seed};
-use super::policy::{decision_of, Policy};
+use super::policy::{Decided, Policy};
 use crate::error::{Error, Result};
 use crate::rules::{NaturalKind, Rules};
 use crate::score::{settle, Status};
@@ -68,6 +68,9 @@ pub struct RoundColumns {
     pub sweep: Vec<bool>,
     /// What the seat won (negative: paid).
     pub points: Vec<i64>,
+    /// The policy's own estimate of its decision's points (NaN where it has none): predicted
+    /// against realised `points` is the calibration of the policy.
+    pub value: Vec<f64>,
 }
 
 impl RoundColumns {
@@ -90,6 +93,7 @@ impl RoundColumns {
                 out.scoops.push(row.scoops);
                 out.sweep.push(row.sweep);
                 out.points.push(row.points);
+                out.value.push(row.value);
             }
         }
         out
@@ -110,12 +114,14 @@ impl RoundColumns {
             scoops: Vec::with_capacity(n),
             sweep: Vec::with_capacity(n),
             points: Vec::with_capacity(n),
+            value: Vec::with_capacity(n),
         }
     }
 }
 
 /// One seat of one played round.
 pub(super) struct SeatRow {
+    value: f64,
     hand: [u8; 13],
     choice: u8,
     setting: [u8; 13],
@@ -132,16 +138,21 @@ pub(super) struct SeatRow {
 pub(super) fn record_round(
     rules: &Rules,
     hands: &[[u8; 13]],
-    decided: &[(Choice, [u8; 13])],
+    decided: &[Decided],
 ) -> Result<Vec<SeatRow>> {
     let n = decided.len();
-    let decisions: Vec<_> = decided.iter().map(|(c, k)| decision_of(*c, k)).collect();
+    let decisions: Vec<_> = decided.iter().map(Decided::decision).collect();
     let result = settle(&decisions, rules, None, 0)?;
     Ok((0..n)
         .map(|seat| {
             let p = &result.players[seat];
-            let (choice, codes) = decided[seat];
+            let Decided {
+                choice,
+                codes,
+                value,
+            } = decided[seat];
             SeatRow {
+                value,
                 hand: hands[seat],
                 choice: choice_code(choice),
                 setting: if choice == Choice::Surrender {
@@ -214,7 +225,7 @@ pub fn decide_seat(
     first: u64,
     count: usize,
     seat: usize,
-) -> Result<Vec<(Choice, [u8; 13])>> {
+) -> Result<Vec<Decided>> {
     check_players(players)?;
     if seat >= players {
         return Err(Error::InvalidArgument {

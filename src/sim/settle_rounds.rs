@@ -2,6 +2,7 @@
 //! round's settings (front/middle/back codes), decision codes and naturals in, each seat's
 //! points out, rounds settled in parallel.
 
+use super::policy::Decided;
 use super::run::{record_round, RoundColumns, NO_NATURAL};
 use crate::card::validate_rows;
 use crate::error::{Error, Result};
@@ -90,7 +91,11 @@ pub fn settle_rounds(
                     hand = codes;
                     hand.sort_unstable();
                 }
-                decided.push((choice, codes));
+                decided.push(Decided {
+                    choice,
+                    codes,
+                    value: f64::NAN,
+                });
                 hands.push(hand);
             }
             record_round(rules, &hands, &decided).map_err(at)
