@@ -258,8 +258,8 @@ class Simulation:
     3 surrendered), ``natural`` (index into the natural names, 255 none), ``ranks`` (N, 3)
     ``HandRank.raw`` values, ``scoops`` (opponents scooped), ``sweep`` (bool), ``points``
     (int64), ``value`` (float64: the policy's own estimate of its decision's points, NaN for
-    policies without one — predicted against realised ``points`` is its calibration). ``columns`` is ``None`` when the run was streamed to Parquet.
-    ``interrupted`` says Ctrl-C stopped the run after ``rounds`` of ``requested`` rounds.
+    policies without one — predicted against realised ``points`` is its calibration).
+    ``columns`` is ``None`` when the run was streamed to Parquet. ``interrupted`` says Ctrl-C stopped the run after ``rounds`` of ``requested`` rounds.
     """
 
     players: int
