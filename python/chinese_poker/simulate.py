@@ -259,7 +259,8 @@ class Simulation:
     ``HandRank.raw`` values, ``scoops`` (opponents scooped), ``sweep`` (bool), ``points``
     (int64), ``value`` (float64: the policy's own estimate of its decision's points, NaN for
     policies without one — predicted against realised ``points`` is its calibration).
-    ``columns`` is ``None`` when the run was streamed to Parquet. ``interrupted`` says Ctrl-C stopped the run after ``rounds`` of ``requested`` rounds.
+    ``columns`` is ``None`` when the run was streamed to Parquet. ``interrupted`` says Ctrl-C
+    stopped the run after ``rounds`` of ``requested`` rounds.
     """
 
     players: int
