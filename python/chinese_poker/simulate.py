@@ -204,6 +204,11 @@ class _Tally:
         self.naturals += per_seat(cols["status"] == 2)
         self.surrenders += per_seat(cols["status"] == 3)
 
+    def merge(self, other: _Tally) -> None:
+        self.n += other.n
+        for name in ("sum", "sq", "scoops", "sweeps", "fouls", "naturals", "surrenders"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
     def summary(self, names: Sequence[str]) -> tuple[SeatSummary, ...]:
         out = []
         n = max(self.n, 1)
@@ -382,6 +387,69 @@ def _chunk_columns(
     return cols
 
 
+@dataclass
+class _Range:
+    """What playing one range of rounds produced (kept rows or a Parquet file, and the tally)."""
+
+    first: int
+    columns: dict[str, npt.NDArray[Any]] | None
+    tally: _Tally
+    done: int
+    interrupted: bool
+
+
+def _empty_columns(rs: RuleSet, players: int) -> dict[str, npt.NDArray[Any]]:
+    return dict(_core.simulate_chunk(rs.compiled, [("greedy",)] * players, 0, 0, 0))
+
+
+def _play_range(
+    rs: RuleSet,
+    pols: Sequence[object],
+    seed: int,
+    first: int,
+    count: int,
+    threads: int | None,
+    path: Path | None,
+    advance: Callable[[int], object] | None,
+) -> _Range:
+    """Plays rounds ``first..first + count`` in chunks: rows kept, or streamed to ``path``."""
+    players = len(pols)
+    specs = [_spec(p, rs, players, s) for s, p in enumerate(pols)]
+    tally = _Tally(players)
+    parts: list[dict[str, npt.NDArray[Any]]] = []
+    writer: Any = None
+    done, interrupted = 0, False
+    try:
+        for offset, size in _chunks(count):
+            cols = _chunk_columns(rs, specs, pols, seed, first + offset, size, threads)
+            tally.add(cols)
+            if path is None:
+                parts.append(cols)
+            else:
+                table = _arrow_table(cols)
+                if writer is None:
+                    import pyarrow.parquet as pq
+
+                    writer = pq.ParquetWriter(str(path), table.schema)
+                writer.write_table(table)
+            done += size
+            if advance is not None:
+                advance(size)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if writer is not None:
+            writer.close()
+    columns = None
+    if path is None:
+        columns = (
+            {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
+            if parts
+            else _empty_columns(rs, players)
+        )
+    return _Range(first, columns, tally, done, interrupted)
+
+
 def simulate(
     rounds: int,
     players: int = 4,
@@ -392,6 +460,7 @@ def simulate(
     backend: str = "local",
     progress: bool = True,
     out: str | Path | None = None,
+    shards: int | None = None,
 ) -> Simulation:
     """Plays ``rounds`` rounds of self-play at a table of ``players`` under ``rules`` (a
     :class:`RuleSet`, a preset name or ``None`` for the plain defaults), ``policies[s]`` at
@@ -401,56 +470,51 @@ def simulate(
     a progress bar with rounds/s and an ETA. ``out``: stream the rows to this Parquet file in
     chunks instead of keeping them (a run larger than memory); the summary is still kept.
     Ctrl-C stops the run within about a second and returns (or has written) the rounds done.
+
+    ``backend="ray"`` (``pip install chinese-poker[ray]``) splits the rounds into ``shards``
+    ranges (default: 4 per CPU of the Ray cluster) played as Ray tasks on whatever cluster
+    ``ray.init`` connected to (a local one is started if none is); the rows gathered are the
+    local run's rows. With ``out``, each shard writes its own part, ``out/part-NNNNN.parquet``.
     """
     rounds = _whole("rounds", rounds, 0, 2**40)
     players = _whole("players", players, 2, 4)
     seed = _whole("seed", seed, 0, 2**64 - 1)
-    if backend != "local":
-        raise InvalidArgumentError(f'argument "backend": expected "local", got {backend!r}')
+    if backend not in ("local", "ray"):
+        raise InvalidArgumentError(
+            f'argument "backend": expected "local" or "ray", got {backend!r}'
+        )
     rs = _rule_set(rules)
     pols: list[object] = [TableEV()] * players if policies is None else list(policies)
     if len(pols) != players:
         raise InvalidArgumentError(
             f'argument "policies": expected {players} policies (one per seat), got {len(pols)}'
         )
-    specs = [_spec(p, rs, players, s) for s, p in enumerate(pols)]
+    for s, p in enumerate(pols):
+        _spec(p, rs, players, s)  # refuse a bad policy before anything runs
     names = tuple(_policy_name(p) for p in pols)
-    tally = _Tally(players)
-    parts: list[dict[str, npt.NDArray[Any]]] = []
-    writer: Any = None
     path = None if out is None else Path(out)
-    done, interrupted = 0, False
     bar = _Progress(rounds, "round", progress)
     start = time.perf_counter()
     try:
-        for first, count in _chunks(rounds):
-            cols = _chunk_columns(rs, specs, pols, seed, first, count, threads)
-            tally.add(cols)
-            if path is not None:
-                if writer is None:
-                    import pyarrow.parquet as pq
+        if backend == "ray":
+            from ._ray_backend import play_shards
 
-                    table = _arrow_table(cols)
-                    writer = pq.ParquetWriter(str(path), table.schema)
-                    writer.write_table(table)
-                else:
-                    writer.write_table(_arrow_table(cols))
-            else:
-                parts.append(cols)
-            done += count
-            bar.update(count)
-    except KeyboardInterrupt:
-        interrupted = True
+            ranges, cut = play_shards(rs, pols, seed, rounds, threads, path, shards, bar.update)
+        else:
+            ranges = [_play_range(rs, pols, seed, 0, rounds, threads, path, bar.update)]
+            cut = False
     finally:
         bar.close()
-        if writer is not None:
-            writer.close()
+    tally = _Tally(players)
+    for r in ranges:
+        tally.merge(r.tally)
+    kept = [r.columns for r in ranges if r.columns is not None and r.done]
     columns = None
     if path is None:
         columns = (
-            {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
-            if parts
-            else dict(_core.simulate_chunk(rs.compiled, [("greedy",)] * players, 0, 0, 0))
+            {k: np.concatenate([c[k] for c in kept]) for k in COLUMNS}
+            if kept
+            else _empty_columns(rs, players)
         )
     return Simulation(
         players=players,
@@ -458,8 +522,8 @@ def simulate(
         policies=names,
         seed=seed,
         requested=rounds,
-        rounds=done,
-        interrupted=interrupted,
+        rounds=sum(r.done for r in ranges),
+        interrupted=cut or any(r.interrupted for r in ranges),
         seconds=time.perf_counter() - start,
         columns=columns,
         parquet=path,
