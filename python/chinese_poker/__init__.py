@@ -50,8 +50,11 @@ from .solver import (
     solve,
     solve_batch,
 )
+from .table import RoundRecord, Table
 
 __all__ = [
+    "RoundRecord",
+    "Table",
     "DuelResult",
     "Greedy",
     "RandomLegal",
