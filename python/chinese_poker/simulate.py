@@ -311,7 +311,7 @@ class Simulation:
         import pyarrow.parquet as pq
 
         table = self.to_arrow()
-        pq.write_table(table, str(path), row_group_size=rows_per_group)
+        pq.write_table(table, str(path), row_group_size=rows_per_group, **_PARQUET_OPTIONS)
         return Path(path)
 
 
@@ -387,6 +387,12 @@ def _chunk_columns(
     return cols
 
 
+# Rows buffered per Parquet row group: large groups keep the per-group cost negligible, and
+# the buffer (about 50 bytes a row) small.
+_ROW_GROUP = 1 << 17
+_PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "use_dictionary": False}
+
+
 @dataclass
 class _Range:
     """What playing one range of rounds produced (kept rows or a Parquet file, and the tally)."""
@@ -417,29 +423,42 @@ def _play_range(
     specs = [_spec(p, rs, players, s) for s, p in enumerate(pols)]
     tally = _Tally(players)
     parts: list[dict[str, npt.NDArray[Any]]] = []
+    pending = 0  # rows in `parts` not yet written (streaming)
     writer: Any = None
+
+    def flush() -> None:
+        nonlocal writer, pending
+        if not parts:
+            return
+        table = _arrow_table({k: np.concatenate([p[k] for p in parts]) for k in COLUMNS})
+        if writer is None:
+            import pyarrow.parquet as pq
+
+            writer = pq.ParquetWriter(str(path), table.schema, **_PARQUET_OPTIONS)
+        writer.write_table(table)
+        parts.clear()
+        pending = 0
+
     done, interrupted = 0, False
     try:
         for offset, size in _chunks(count):
             cols = _chunk_columns(rs, specs, pols, seed, first + offset, size, threads)
             tally.add(cols)
-            if path is None:
-                parts.append(cols)
-            else:
-                table = _arrow_table(cols)
-                if writer is None:
-                    import pyarrow.parquet as pq
-
-                    writer = pq.ParquetWriter(str(path), table.schema)
-                writer.write_table(table)
+            parts.append(cols)
+            if path is not None:
+                pending += len(cols["points"])
+                if pending >= _ROW_GROUP:
+                    flush()
             done += size
             if advance is not None:
                 advance(size)
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if writer is not None:
-            writer.close()
+        if path is not None:
+            flush()
+            if writer is not None:
+                writer.close()
     columns = None
     if path is None:
         columns = (
