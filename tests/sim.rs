@@ -95,12 +95,12 @@ fn random_policy_is_legal_seeded_and_varied() {
     let (hands, _) = deal_round(5, 0, 1);
     let mut seen = std::collections::HashSet::new();
     for seed in 0..50u64 {
-        let d = with_scratch(|s| Policy::Random.decide(&rules, 2, &hands[0], seed, s)).unwrap();
+        let d = Policy::Random.decide(&rules, 2, &hands[0], seed).unwrap();
         let codes = d.codes;
         assert_eq!(d.choice, chinese_poker::solve::Choice::Play);
         assert!(d.value.is_nan());
         assert!(legal(&codes, rules.wheel) && same_cards(&codes, &hands[0]));
-        let again = with_scratch(|s| Policy::Random.decide(&rules, 2, &hands[0], seed, s)).unwrap();
+        let again = Policy::Random.decide(&rules, 2, &hands[0], seed).unwrap();
         assert_eq!(again.codes, codes, "same seed, same setting");
         seen.insert(codes);
     }
@@ -185,4 +185,24 @@ fn a_policy_duelling_itself_has_no_edge_and_table_ev_beats_greedy() {
         .unwrap()
         .summary();
     assert!(rand.edge > 0.0, "{rand:?}");
+}
+
+#[test]
+fn monte_carlo_seats_play_in_simulations_and_duels() {
+    // The Monte Carlo policy solves inside the simulation's parallel loop: it must not need the
+    // scratch its caller holds, and stays deterministic whatever the threads.
+    let rules = Rules::preset("shisanshui").unwrap();
+    let te = table(&rules, 3);
+    let mc = Policy::MonteCarlo {
+        table: te.clone(),
+        samples: 24,
+    };
+    let policies = vec![mc.clone(), Policy::TableEv(te.clone()), Policy::Greedy];
+    let one = with_threads(Some(1), || simulate(&rules, &policies, 4, 0, 12)).unwrap();
+    let two = with_threads(Some(2), || simulate(&rules, &policies, 4, 0, 12)).unwrap();
+    assert_eq!(one.setting, two.setting);
+    assert_eq!(one.points, two.points);
+    assert!(one.value.iter().step_by(3).all(|v| v.is_finite()));
+    let d = duel_deals(&rules, 3, &mc, &Policy::TableEv(te), 4, 0, 6).unwrap();
+    assert_eq!(d.edge.len(), 6);
 }

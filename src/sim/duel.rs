@@ -8,7 +8,7 @@ use super::policy::Policy;
 use crate::error::{Error, Result};
 use crate::rules::Rules;
 use crate::score::settle;
-use crate::solve::{check_players, with_scratch};
+use crate::solve::check_players;
 use rayon::prelude::*;
 
 /// Per-deal results of a duel.
@@ -91,11 +91,8 @@ fn duel_deal(
     let mut db = Vec::with_capacity(players);
     for (seat, hand) in hands[..players].iter().enumerate() {
         let s = seat_seed(round_seed, seat);
-        with_scratch(|scratch| -> Result<()> {
-            da.push(a.decide(rules, players, hand, s, scratch)?);
-            db.push(b.decide(rules, players, hand, s, scratch)?);
-            Ok(())
-        })?;
+        da.push(a.decide(rules, players, hand, s)?);
+        db.push(b.decide(rules, players, hand, s)?);
     }
     let same = da.iter().zip(&db).filter(|(x, y)| x.same_play(y)).count() as u8;
     let da: Vec<_> = da.iter().map(|d| d.decision()).collect();

@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::rules::Rules;
 use crate::score::Decision;
 use crate::setting::Setting;
-use crate::solve::{self, Choice, Objective, Scratch, TableEv};
+use crate::solve::{self, with_scratch, Choice, Objective, TableEv};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
@@ -56,17 +56,19 @@ impl Policy {
     }
 
     /// The decision for a valid, sorted 13-card `hand` at a table of `players`. `seed` seeds any
-    /// randomness of the policy.
+    /// randomness of the policy. Uses this thread's solver scratch, so it must not be called
+    /// while the caller holds it (`with_scratch`).
     pub fn decide(
         &self,
         rules: &Rules,
         players: usize,
         hand: &[u8; 13],
         seed: u64,
-        scratch: &mut Scratch,
     ) -> Result<Decided> {
         let (choice, codes, value) = match self {
-            Policy::TableEv(te) => solve::decide_table_ev(te, rules, hand, scratch),
+            Policy::TableEv(te) => {
+                with_scratch(|scratch| solve::decide_table_ev(te, rules, hand, scratch))
+            }
             Policy::MonteCarlo { table, samples } => {
                 let objective = Objective::MonteCarlo {
                     samples: *samples,
@@ -78,13 +80,13 @@ impl Policy {
                 (sol.choice, sol.codes, sol.value)
             }
             Policy::Greedy => {
-                let split = scratch.greedy(hand, rules.wheel);
+                let split = with_scratch(|scratch| scratch.greedy(hand, rules.wheel));
                 (Choice::Play, split.row_codes(hand), f64::NAN)
             }
             Policy::Random => {
                 // A baseline, not a hot path: the legal list is built afresh each time.
                 let mut legal = Vec::new();
-                scratch.legal_settings(hand, rules.wheel, &mut legal);
+                with_scratch(|scratch| scratch.legal_settings(hand, rules.wheel, &mut legal));
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
                 let pick = legal[rng.random_range(0..legal.len())];
                 (Choice::Play, pick.row_codes(hand), f64::NAN)

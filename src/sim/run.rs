@@ -5,7 +5,7 @@ use super::policy::{Decided, Policy};
 use crate::error::{Error, Result};
 use crate::rules::{NaturalKind, Rules};
 use crate::score::{settle, Status};
-use crate::solve::{check_players, with_scratch, Choice};
+use crate::solve::{check_players, Choice};
 use rayon::prelude::*;
 
 /// What a seat's decision became once settled (the `status` column).
@@ -182,9 +182,7 @@ fn play_round(rules: &Rules, policies: &[Policy], seed: u64, round: u64) -> Resu
     let mut decided = Vec::with_capacity(n);
     for (seat, policy) in policies.iter().enumerate() {
         let s = seat_seed(round_seed, seat);
-        decided.push(with_scratch(|scratch| {
-            policy.decide(rules, n, &hands[seat], s, scratch)
-        })?);
+        decided.push(policy.decide(rules, n, &hands[seat], s)?);
     }
     record_round(rules, &hands[..n], &decided)
 }
@@ -239,7 +237,7 @@ pub fn decide_seat(
         .map(|r| {
             let (hands, round_seed) = deal_round(seed, first + r as u64, players);
             let s = seat_seed(round_seed, seat);
-            with_scratch(|scratch| policy.decide(rules, players, &hands[seat], s, scratch))
+            policy.decide(rules, players, &hands[seat], s)
         })
         .collect()
 }
