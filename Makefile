@@ -13,7 +13,7 @@ WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 $(VENV)/.ready: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet "maturin>=1.9.4,<2" "numpy>=1.24" "tomli-w>=1.0" \
+	$(PIP) install --quiet "maturin>=1.9.4,<2" "numpy>=1.24" "tomli-w>=1.0" "tqdm>=4.60" "pyarrow>=14" "ray>=2.9" \
 		"pytest>=8" "pytest-benchmark>=4" "hypothesis>=6" "mypy>=1.10" "ruff>=0.5" \
 		treys eval7 phevaluator
 	touch $@
@@ -37,7 +37,7 @@ lint: $(VENV)/.ready
 	$(VENV)/bin/ruff check python tests benches
 	$(VENV)/bin/ruff format --check python tests benches
 	$(VENV)/bin/mypy
-	MYPYPATH=python $(PY) -m mypy.stubtest chinese_poker._core --allowlist stubtest-allowlist.txt
+	MYPYPATH=python $(PY) -m mypy.stubtest chinese_poker._core --allowlist stubtest-allowlist.txt --mypy-config-file pyproject.toml
 
 rust-test:
 	cargo test --release --quiet

@@ -13,6 +13,7 @@ pub mod presets;
 pub mod rules;
 pub mod score;
 pub mod setting;
+pub mod sim;
 pub mod solve;
 
 #[cfg(feature = "python")]

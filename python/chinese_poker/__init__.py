@@ -30,6 +30,16 @@ from .scoring import (
     find_naturals,
     settle,
 )
+from .simulate import (
+    DuelResult,
+    Greedy,
+    RandomLegal,
+    Simulation,
+    deal,
+    duel,
+    settle_batch,
+    simulate,
+)
 from .solver import (
     Alternative,
     BatchSolution,
@@ -43,8 +53,19 @@ from .solver import (
     solve,
     solve_batch,
 )
+from .table import RoundRecord, Table
 
 __all__ = [
+    "RoundRecord",
+    "Table",
+    "DuelResult",
+    "Greedy",
+    "RandomLegal",
+    "Simulation",
+    "deal",
+    "duel",
+    "settle_batch",
+    "simulate",
     "Alternative",
     "BatchSolution",
     "BestResponse",

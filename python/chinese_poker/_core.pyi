@@ -466,3 +466,46 @@ def train_tables(
 ) -> dict[str, Any]: ...
 def tables_key(rules: Rules | None, players: int) -> str: ...
 def _settle_seconds(decisions: object, rules: Rules, rounds: object) -> float: ...
+
+# -- simulation (src/python/sim.rs); policy specs are built by chinese_poker.simulate --------
+def deal(rounds: int, players: int, seed: int, first: int = 0) -> npt.NDArray[np.uint8]: ...
+def simulate_chunk(
+    rules: Rules,
+    policies: list[Any],
+    seed: int,
+    first: int,
+    count: int,
+    threads: int | None = None,
+) -> dict[str, npt.NDArray[Any]]: ...
+def decide_seat(
+    rules: Rules,
+    players: int,
+    policy: Any,
+    seed: int,
+    first: int,
+    count: int,
+    seat: int,
+    threads: int | None = None,
+) -> tuple[
+    npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.float64]
+]: ...
+def duel_chunk(
+    rules: Rules,
+    players: int,
+    a: Any,
+    b: Any,
+    seed: int,
+    first: int,
+    count: int,
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint8]]: ...
+def duel_summary(
+    edge: npt.NDArray[np.float64], same: npt.NDArray[np.uint8], players: int
+) -> dict[str, float]: ...
+def settle_rounds(
+    rules: Rules,
+    settings: npt.NDArray[np.uint8],
+    choices: npt.NDArray[np.uint8],
+    naturals: npt.NDArray[np.uint8],
+    threads: int | None = None,
+) -> dict[str, npt.NDArray[Any]]: ...

@@ -8,6 +8,7 @@ mod eval;
 mod results;
 mod rules;
 mod score;
+mod sim;
 mod solve;
 
 use crate::error::Error;
@@ -80,6 +81,8 @@ mod _core {
     use super::rules::{default_rules_json, preset_json, standard_bonus_json, PyRules};
     #[pymodule_export]
     use super::score::{_settle_seconds, find_naturals, settle};
+    #[pymodule_export]
+    use super::sim::{deal, decide_seat, duel_chunk, duel_summary, settle_rounds, simulate_chunk};
     #[pymodule_export]
     use super::solve::{
         frontier, legal_settings, monte_carlo_opponents, rank_classes, solve, solve_batch,

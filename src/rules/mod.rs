@@ -133,6 +133,12 @@ impl NaturalKind {
         NaturalKind::ThreeFlushes,
         NaturalKind::ThreeStraights,
     ];
+
+    /// The natural's position in [`NaturalKind::ALL`] (and in the Python `NATURAL_NAMES`): how
+    /// batch and simulation results name a natural in a `uint8` column.
+    pub fn index(self) -> u8 {
+        self as u8
+    }
 }
 
 /// One natural a rule set recognises and what each opponent pays for it.

@@ -314,6 +314,47 @@ impl Scratch {
         self.rank[mask as usize]
     }
 
+    /// The greedy baseline: the strongest back of the 13 cards, the strongest middle of the
+    /// other 8, the rest in front (first in mask order among equal ranks). Always legal: the back
+    /// is the best five of all the cards, and the middle the best five of eight cards that
+    /// include the front, so it ranks at least as high as any front drawn from them.
+    pub fn greedy(&mut self, hand: &[u8; 13], wheel: Wheel) -> Split {
+        self.load(hand, wheel);
+        let st = statics();
+        let best = |masks: &mut dyn Iterator<Item = u16>, rank: &[u32; 1 << 13]| {
+            masks.fold((0u16, 0u32), |(bm, br), m| {
+                let r = rank[m as usize];
+                if bm == 0 || r > br {
+                    (m, r)
+                } else {
+                    (bm, br)
+                }
+            })
+        };
+        let (back, rb) = best(&mut st.five.iter().copied(), &self.rank);
+        let rest = ALL13 ^ back;
+        let (lo, hi) = expand_tables(rest);
+        let mut middles = st
+            .pat56
+            .iter()
+            .map(|&p| lo[(p & 15) as usize] | hi[(p >> 4) as usize]);
+        let (middle, rm) = best(&mut middles, &self.rank);
+        let front = rest ^ middle;
+        let rf = self.rank[front as usize];
+        debug_assert!(rf <= rm && rm <= rb, "greedy setting fouled");
+        Split {
+            front,
+            middle,
+            back,
+            ranks: [rf, rm, rb],
+            classes: [
+                self.class[front as usize],
+                self.class[middle as usize],
+                self.class[back as usize],
+            ],
+        }
+    }
+
     /// Every legal setting of `hand` (72,072 splits, fouls dropped), in no particular order.
     pub fn legal_settings(&mut self, hand: &[u8; 13], wheel: Wheel, out: &mut Vec<Split>) {
         self.load(hand, wheel);

@@ -347,6 +347,57 @@ pub const BATCH_SURRENDER: u8 = 2;
 /// `out_natural` of a hand that declares nothing.
 pub const BATCH_NO_NATURAL: u8 = u8::MAX;
 
+impl Choice {
+    /// The decision code of batch and simulation results.
+    pub fn code(self) -> u8 {
+        match self {
+            Choice::Play => BATCH_PLAY,
+            Choice::Declare(_) => BATCH_DECLARE,
+            Choice::Surrender => BATCH_SURRENDER,
+        }
+    }
+    /// The declared natural's [`NaturalKind::index`], or [`BATCH_NO_NATURAL`].
+    pub fn natural_code(self) -> u8 {
+        match self {
+            Choice::Declare(k) => k.index(),
+            _ => BATCH_NO_NATURAL,
+        }
+    }
+}
+
+/// The table objective's decision for one valid hand, as the batch path and self-play make it:
+/// the best frontier play, then a natural or a surrender where it is worth more (or the rule
+/// set declares naturals automatically). Returns the decision, the 13 codes front/middle/back
+/// (the natural's layout when it has one) and the value.
+pub fn decide_table_ev(
+    te: &TableEv,
+    rules: &Rules,
+    hand: &[u8; 13],
+    scratch: &mut Scratch,
+) -> (Choice, [u8; 13], f64) {
+    let (split, value) = best_table_ev(te, hand, scratch);
+    let mut codes = split.row_codes(hand);
+    let opp = (te.players - 1) as f64;
+    if !rules.naturals.is_empty() {
+        if let Some(nm) = best_natural(&hand_cards(hand), rules) {
+            let v = nm.value as f64 * opp;
+            if rules.declaration == Declaration::Auto || v > value {
+                if let Some(layout) = nm.setting {
+                    codes = layout_codes(&layout);
+                }
+                return (Choice::Declare(nm.kind), codes, v);
+            }
+        }
+    }
+    if let Some(cost) = rules.surrender {
+        let v = -(cost as f64) * opp;
+        if v > value {
+            return (Choice::Surrender, codes, v);
+        }
+    }
+    (Choice::Play, codes, value)
+}
+
 /// Batch table-objective solve on the current rayon pool: for each hand, the 13 codes
 /// front/middle/back, the value, the decision code ([`BATCH_PLAY`], [`BATCH_DECLARE`],
 /// [`BATCH_SURRENDER`]) and the declared natural (its index in `NaturalKind::ALL`, else
@@ -363,7 +414,6 @@ pub fn solve_batch_table_ev(
     out_natural: &mut [u8],
 ) {
     use rayon::prelude::*;
-    let decisions = !rules.naturals.is_empty() || rules.surrender.is_some();
     hands
         .par_iter()
         .zip(out_codes.par_iter_mut())
@@ -371,50 +421,10 @@ pub fn solve_batch_table_ev(
         .zip(out_natural.par_iter_mut())
         .with_min_len(64)
         .for_each(|(((hand, codes), (value, choice)), natural)| {
-            with_scratch(|s| {
-                let (split, v) = best_table_ev(te, hand, s);
-                *codes = split.row_codes(hand);
-                *value = v;
-                *choice = BATCH_PLAY;
-                *natural = BATCH_NO_NATURAL;
-            });
-            if decisions {
-                decide_table_ev(te, rules, hand, codes, value, choice, natural);
-            }
+            let (c, k, v) = with_scratch(|s| decide_table_ev(te, rules, hand, s));
+            *codes = k;
+            *value = v;
+            *choice = c.code();
+            *natural = c.natural_code();
         });
-}
-
-/// The natural / surrender decision of the table objective for one solved hand.
-fn decide_table_ev(
-    te: &TableEv,
-    rules: &Rules,
-    hand: &[u8; 13],
-    codes: &mut [u8; 13],
-    value: &mut f64,
-    choice: &mut u8,
-    natural: &mut u8,
-) {
-    let opp = (te.players - 1) as f64;
-    if let Some(nm) = best_natural(&hand_cards(hand), rules) {
-        let v = nm.value as f64 * opp;
-        if rules.declaration == Declaration::Auto || v > *value {
-            *choice = BATCH_DECLARE;
-            *natural = NaturalKind::ALL
-                .iter()
-                .position(|&k| k == nm.kind)
-                .expect("every kind is in ALL") as u8;
-            *value = v;
-            if let Some(layout) = nm.setting {
-                *codes = layout_codes(&layout);
-            }
-            return;
-        }
-    }
-    if let Some(cost) = rules.surrender {
-        let v = -(cost as f64) * opp;
-        if v > *value {
-            *choice = BATCH_SURRENDER;
-            *value = v;
-        }
-    }
 }

@@ -1,0 +1,130 @@
+"""What a simulated round costs, measured side by side in one process (``make bench`` runs it).
+
+1. A 4-player round with table policies against its parts: 4 × ``solve_batch`` per hand plus
+   one settlement in Rust (``settle_batch``), on the same hands, one thread each.
+2. Two threads against one.
+3. Streaming the rows to Parquet against keeping them.
+4. Optionally (``--memory``), the peak memory of a long run streamed to Parquet, sampled as it
+   runs, to show that it stays flat.
+
+Each figure is the median of ``--repeats`` interleaved runs; only ratios are comparable across
+machines. Run: ``python benches/simulate_costs.py [--rounds 4000] [--memory 1000000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import chinese_poker as cp
+import numpy as np
+
+RULES = "maceplay"
+
+
+def _time(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _medians(fns: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():  # interleaved, so drift hits every figure alike
+            times[name].append(_time(fn))
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def round_costs(rounds: int, repeats: int) -> dict[str, float]:
+    hands = cp.deal(rounds, 4, seed=1).reshape(-1, 13)
+    run = cp.simulate(rounds, 4, RULES, seed=1, threads=1, progress=False)
+    assert run.columns is not None
+    batch = cp.solve_batch(hands, RULES, players=4, threads=1)
+    assert np.array_equal(batch.settings, run.columns["setting"])
+    settings = run.columns["setting"].reshape(rounds, 4, 13)
+    choices = run.columns["choice"].reshape(rounds, 4)
+    naturals = run.columns["natural"].reshape(rounds, 4)
+    points = cp.settle_batch(settings, RULES, choices, naturals, threads=1)
+    assert np.array_equal(points.reshape(-1), run.columns["points"])
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "run.parquet"
+        t = _medians(
+            {
+                "simulate_1t": lambda: cp.simulate(
+                    rounds, 4, RULES, seed=1, threads=1, progress=False
+                ),
+                "simulate_2t": lambda: cp.simulate(
+                    rounds, 4, RULES, seed=1, threads=2, progress=False
+                ),
+                "simulate_parquet_1t": lambda: cp.simulate(
+                    rounds, 4, RULES, seed=1, threads=1, progress=False, out=out
+                ),
+                "solve_batch_1t": lambda: cp.solve_batch(hands, RULES, players=4, threads=1),
+                "settle_1t": lambda: cp.settle_batch(settings, RULES, choices, naturals, threads=1),
+            },
+            repeats,
+        )
+    per_round = {k: v / rounds * 1e6 for k, v in t.items()}
+    parts = per_round["solve_batch_1t"] + per_round["settle_1t"]
+    return {
+        **{f"{k} µs/round": v for k, v in per_round.items()},
+        "round / (4 solves + settle)": per_round["simulate_1t"] / parts,
+        "2 threads speed-up": t["simulate_1t"] / t["simulate_2t"],
+        "Parquet streaming / in memory": t["simulate_parquet_1t"] / t["simulate_1t"],
+    }
+
+
+def memory_profile(rounds: int) -> list[tuple[float, float]]:
+    """(seconds, resident MiB) samples, once a second, of a long run streamed to Parquet."""
+    samples: list[tuple[float, float]] = []
+    stop = threading.Event()
+    start = time.perf_counter()
+
+    def rss_mib() -> float:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+
+    def watch() -> None:
+        while not stop.wait(1.0):
+            samples.append((time.perf_counter() - start, rss_mib()))
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    with tempfile.TemporaryDirectory() as d:
+        run = cp.simulate(rounds, 4, RULES, seed=2, out=Path(d) / "long.parquet", progress=True)
+        size = (Path(d) / "long.parquet").stat().st_size
+    seconds = time.perf_counter() - start
+    stop.set()
+    watcher.join()
+    print(
+        f"{run.rounds:,} rounds in {seconds:.1f} s ({run.rounds / seconds:,.0f} rounds/s), "
+        f"Parquet {size / 2**20:.0f} MiB"
+    )
+    return samples
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--rounds", type=int, default=4000)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--memory", type=int, default=0, help="rounds of the memory run (0: skip)")
+    args = ap.parse_args()
+    for name, value in round_costs(args.rounds, args.repeats).items():
+        print(f"{name:<34} {value:10.3f}")
+    if args.memory:
+        samples = memory_profile(args.memory)
+        for at, mib in samples[:: max(1, len(samples) // 12)]:
+            print(f"  {at:8.0f} s  {mib:8.1f} MiB resident")
+        if samples:
+            print(f"peak {max(m for _, m in samples):.1f} MiB, last {samples[-1][1]:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

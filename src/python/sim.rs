@@ -1,0 +1,247 @@
+//! Simulation for Python: seeded deals, self-play chunks and duel chunks (GIL released), and
+//! batch settlement over numpy arrays. `chinese_poker.simulate` drives the chunks (progress,
+//! Ctrl-C, Parquet streaming); each call here is one chunk of rounds.
+//!
+//! Policies arrive as specs built by `chinese_poker.simulate`: `("table", TableEv)`,
+//! `("monte_carlo", TableEv, samples)`, `("greedy",)` or `("random",)`.
+
+use super::rules::PyRules;
+use super::solve::PyTableEv;
+use crate::error::Error;
+use crate::sim::{self, Policy, RoundColumns};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+type Arr1<'py, T> = Bound<'py, PyArray1<T>>;
+/// (settings (N, 13), choices (N,), naturals (N,), values (N,))
+type SeatDecisions<'py> = (
+    Bound<'py, numpy::PyArray2<u8>>,
+    Arr1<'py, u8>,
+    Arr1<'py, u8>,
+    Arr1<'py, f64>,
+);
+
+fn policy_spec(seat: usize, spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
+    let bad = |reason: String| {
+        PyErr::from(Error::InvalidArgument {
+            name: format!("policies[{seat}]"),
+            reason,
+        })
+    };
+    let t = spec
+        .cast::<PyTuple>()
+        .map_err(|_| bad(format!("expected a policy spec tuple, got {spec}")))?;
+    let tag: String = t.get_item(0)?.extract()?;
+    let table = || -> PyResult<std::sync::Arc<crate::solve::TableEv>> {
+        Ok(t.get_item(1)?.cast::<PyTableEv>()?.get().0.clone())
+    };
+    Ok(match tag.as_str() {
+        "table" => Policy::TableEv(table()?),
+        "monte_carlo" => Policy::MonteCarlo {
+            table: table()?,
+            samples: t.get_item(2)?.extract()?,
+        },
+        "greedy" => Policy::Greedy,
+        "random" => Policy::Random,
+        other => return Err(bad(format!("unknown policy {other:?}"))),
+    })
+}
+
+/// Rounds `first..first + rounds` of a run seeded `seed`: a `(rounds, players, 13)` uint8 array
+/// of hands, each sorted ascending.
+#[pyfunction]
+#[pyo3(signature = (rounds, players, seed, first = 0))]
+pub fn deal<'py>(
+    py: Python<'py>,
+    rounds: usize,
+    players: usize,
+    seed: u64,
+    first: u64,
+) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+    let flat = py.detach(|| sim::deal(seed, first, rounds, players))?;
+    PyArray1::from_vec(py, flat).reshape([rounds, players, 13])
+}
+
+fn columns_dict<'py>(py: Python<'py>, c: RoundColumns) -> PyResult<Bound<'py, PyDict>> {
+    let n = c.rows();
+    let d = PyDict::new(py);
+    d.set_item("round", PyArray1::from_vec(py, c.round))?;
+    d.set_item("seat", PyArray1::from_vec(py, c.seat))?;
+    d.set_item("hand", PyArray1::from_vec(py, c.hand).reshape([n, 13])?)?;
+    d.set_item("choice", PyArray1::from_vec(py, c.choice))?;
+    d.set_item(
+        "setting",
+        PyArray1::from_vec(py, c.setting).reshape([n, 13])?,
+    )?;
+    d.set_item("status", PyArray1::from_vec(py, c.status))?;
+    d.set_item("natural", PyArray1::from_vec(py, c.natural))?;
+    d.set_item("ranks", PyArray1::from_vec(py, c.ranks).reshape([n, 3])?)?;
+    d.set_item("scoops", PyArray1::from_vec(py, c.scoops))?;
+    d.set_item("sweep", PyArray1::from_vec(py, c.sweep))?;
+    d.set_item("points", PyArray1::from_vec(py, c.points))?;
+    d.set_item("value", PyArray1::from_vec(py, c.value))?;
+    Ok(d)
+}
+
+/// Plays rounds `first..first + count` (one chunk) with `policies[s]` at seat `s`; returns the
+/// columns as numpy arrays, one row per (round, seat).
+#[pyfunction]
+#[pyo3(signature = (rules, policies, seed, first, count, threads = None))]
+pub fn simulate_chunk<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyRules>,
+    policies: Vec<Bound<'py, PyAny>>,
+    seed: u64,
+    first: u64,
+    count: usize,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = super::threads_arg(threads)?;
+    let policies = policies
+        .iter()
+        .enumerate()
+        .map(|(s, p)| policy_spec(s, p))
+        .collect::<PyResult<Vec<_>>>()?;
+    let r = &rules.get().0;
+    let cols = py.detach(|| {
+        crate::parallel::with_threads(threads, || sim::simulate(r, &policies, seed, first, count))
+    })?;
+    columns_dict(py, cols)
+}
+
+/// Duplicate-duel deals `first..first + count` (one chunk): per-deal edge of A over B (float64)
+/// and how many hands they set identically (uint8).
+#[pyfunction]
+#[pyo3(signature = (rules, players, a, b, seed, first, count, threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn duel_chunk<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyRules>,
+    players: usize,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+    seed: u64,
+    first: u64,
+    count: usize,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Arr1<'py, f64>, Arr1<'py, u8>)> {
+    let threads = super::threads_arg(threads)?;
+    let (a, b) = (policy_spec(0, a)?, policy_spec(1, b)?);
+    let r = &rules.get().0;
+    let deals = py.detach(|| {
+        crate::parallel::with_threads(threads, || {
+            sim::duel_deals(r, players, &a, &b, seed, first, count)
+        })
+    })?;
+    Ok((
+        PyArray1::from_vec(py, deals.edge),
+        PyArray1::from_vec(py, deals.same),
+    ))
+}
+
+/// Settles rounds given as arrays: `settings` (R, P, 13) uint8 front/middle/back codes,
+/// `choices` and `naturals` (R, P) uint8. Returns the simulation columns (one row per round and
+/// seat).
+#[pyfunction]
+#[pyo3(signature = (rules, settings, choices, naturals, threads = None))]
+pub fn settle_rounds<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyRules>,
+    settings: PyReadonlyArray3<'py, u8>,
+    choices: PyReadonlyArray2<'py, u8>,
+    naturals: PyReadonlyArray2<'py, u8>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = super::threads_arg(threads)?;
+    let shape = settings.shape().to_vec();
+    let (rounds, players) = (shape[0], shape[1]);
+    if shape[2] != 13
+        || choices.shape() != [rounds, players]
+        || naturals.shape() != [rounds, players]
+    {
+        return Err(Error::InvalidShape {
+            what: "settle_rounds".into(),
+            expected: "settings (R, P, 13), choices and naturals (R, P)".into(),
+            got: format!(
+                "settings {:?}, choices {:?}, naturals {:?}",
+                shape,
+                choices.shape(),
+                naturals.shape()
+            ),
+        }
+        .into());
+    }
+    // One copy each into owned buffers: the arrays stay Python's, and the work runs without the
+    // GIL, where another thread could otherwise write to them.
+    let s = settings.as_array().iter().copied().collect::<Vec<u8>>();
+    let c = choices.as_array().iter().copied().collect::<Vec<u8>>();
+    let n = naturals.as_array().iter().copied().collect::<Vec<u8>>();
+    let r = &rules.get().0;
+    let cols = py.detach(|| {
+        crate::parallel::with_threads(threads, || sim::settle_rounds(r, players, &s, &c, &n))
+    })?;
+    columns_dict(py, cols)
+}
+
+/// The decisions a built-in policy makes at `seat` in rounds `first..first + count` of a run
+/// seeded `seed`: (settings (count, 13) uint8, choices (count,) uint8, naturals (count,) uint8,
+/// the policy's estimated values (count,) float64).
+#[pyfunction]
+#[pyo3(signature = (rules, players, policy, seed, first, count, seat, threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn decide_seat<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyRules>,
+    players: usize,
+    policy: &Bound<'py, PyAny>,
+    seed: u64,
+    first: u64,
+    count: usize,
+    seat: usize,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<SeatDecisions<'py>> {
+    let threads = super::threads_arg(threads)?;
+    let p = policy_spec(seat, policy)?;
+    let r = &rules.get().0;
+    let decided = py.detach(|| {
+        crate::parallel::with_threads(threads, || {
+            sim::decide_seat(r, players, &p, seed, first, count, seat)
+        })
+    })?;
+    let codes: Vec<u8> = decided.iter().flat_map(|d| d.codes).collect();
+    let choices: Vec<u8> = decided.iter().map(|d| d.choice.code()).collect();
+    let naturals: Vec<u8> = decided.iter().map(|d| d.choice.natural_code()).collect();
+    let values: Vec<f64> = decided.iter().map(|d| d.value).collect();
+    Ok((
+        PyArray1::from_vec(py, codes).reshape([count, 13])?,
+        PyArray1::from_vec(py, choices),
+        PyArray1::from_vec(py, naturals),
+        PyArray1::from_vec(py, values),
+    ))
+}
+
+/// The duel's summary from its per-deal edges and identical-setting counts: a dict with
+/// `edge`, `stderr`, `ci_low`, `ci_high`, `same_share` and `deals_needed`.
+#[pyfunction]
+pub fn duel_summary<'py>(
+    py: Python<'py>,
+    edge: numpy::PyReadonlyArray1<'py, f64>,
+    same: numpy::PyReadonlyArray1<'py, u8>,
+    players: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let deals = sim::DuelDeals {
+        players,
+        edge: edge.as_array().to_vec(),
+        same: same.as_array().to_vec(),
+    };
+    let s = deals.summary();
+    let d = PyDict::new(py);
+    d.set_item("edge", s.edge)?;
+    d.set_item("stderr", s.stderr)?;
+    d.set_item("ci_low", s.ci_low)?;
+    d.set_item("ci_high", s.ci_high)?;
+    d.set_item("same_share", s.same_share)?;
+    d.set_item("deals_needed", s.deals_needed)?;
+    Ok(d)
+}

@@ -1,0 +1,50 @@
+//! Seeded deals: round `r` of a run with seed `s` is a shuffle seeded by `mix(s, r)`.
+
+use crate::error::{Error, Result};
+use crate::solve::monte_carlo::mix;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Salt that keeps a seat's policy randomness apart from the deal's own stream.
+const SEAT_SALT: u64 = 0x5EA7_0000_0000_0000;
+
+/// The seed of the random choices a policy makes for `seat` in the round seeded `round_seed`.
+pub fn seat_seed(round_seed: u64, seat: usize) -> u64 {
+    mix(round_seed ^ SEAT_SALT, seat as u64)
+}
+
+/// The hands of round `round` of a run seeded `seed`: `players` hands of 13 distinct codes, each
+/// sorted ascending, and the round's seed (for the policies' own randomness).
+pub fn deal_round(seed: u64, round: u64, players: usize) -> ([[u8; 13]; 4], u64) {
+    let round_seed = mix(seed, round);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(round_seed);
+    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+    let need = 13 * players;
+    for k in 0..need {
+        let j = rng.random_range(k..52);
+        deck.swap(k, j);
+    }
+    let mut hands = [[0u8; 13]; 4];
+    for (p, hand) in hands.iter_mut().enumerate().take(players) {
+        hand.copy_from_slice(&deck[13 * p..13 * p + 13]);
+        hand.sort_unstable();
+    }
+    (hands, round_seed)
+}
+
+/// Rounds `first..first + count` of a run: a flat `count × players × 13` array of codes.
+pub fn deal(seed: u64, first: u64, count: usize, players: usize) -> Result<Vec<u8>> {
+    crate::solve::check_players(players)?;
+    let mut out = Vec::with_capacity(count * players * 13);
+    for r in 0..count as u64 {
+        let round = first.checked_add(r).ok_or_else(|| Error::InvalidArgument {
+            name: "rounds".into(),
+            reason: "round indices past 2^64".into(),
+        })?;
+        let (hands, _) = deal_round(seed, round, players);
+        for hand in &hands[..players] {
+            out.extend_from_slice(hand);
+        }
+    }
+    Ok(out)
+}

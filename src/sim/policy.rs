@@ -1,0 +1,118 @@
+//! The built-in policies a simulated seat can play. Each decides from its own hand only (the
+//! deal is hidden information), entirely in Rust, deterministic for the seed it is given.
+
+use crate::card::Card;
+use crate::error::Result;
+use crate::rules::Rules;
+use crate::score::Decision;
+use crate::setting::Setting;
+use crate::solve::{self, with_scratch, Choice, Objective, TableEv};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Arc;
+
+/// A policy's decision for one hand.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Decided {
+    pub choice: Choice,
+    /// The 13 codes front/middle/back (the natural's layout when declaring).
+    pub codes: [u8; 13],
+    /// The policy's own estimate of the decision's points (NaN for policies without one).
+    pub value: f64,
+}
+
+impl Decided {
+    /// Same decision and rows (the estimates are not compared).
+    pub fn same_play(&self, other: &Decided) -> bool {
+        self.choice == other.choice && self.codes == other.codes
+    }
+    pub fn decision(&self) -> Decision {
+        decision_of(self.choice, &self.codes)
+    }
+}
+
+/// How a seat sets its hand.
+#[derive(Clone)]
+pub enum Policy {
+    /// The table objective, with its natural and surrender decisions (as `solve_batch`).
+    TableEv(Arc<TableEv>),
+    /// The Monte Carlo objective with this many samples, opponents set by the table objective.
+    MonteCarlo { table: Arc<TableEv>, samples: usize },
+    /// Strongest back, then strongest middle of the rest, the rest in front. Never declares or
+    /// surrenders (a rule set that declares naturals automatically still pays them).
+    Greedy,
+    /// A uniformly random legal setting (every legal split equally likely).
+    Random,
+}
+
+impl Policy {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Policy::TableEv(_) => "TableEV",
+            Policy::MonteCarlo { .. } => "MonteCarlo",
+            Policy::Greedy => "Greedy",
+            Policy::Random => "Random",
+        }
+    }
+
+    /// The decision for a valid, sorted 13-card `hand` at a table of `players`. `seed` seeds any
+    /// randomness of the policy. Uses this thread's solver scratch, so it must not be called
+    /// while the caller holds it (`with_scratch`).
+    pub fn decide(
+        &self,
+        rules: &Rules,
+        players: usize,
+        hand: &[u8; 13],
+        seed: u64,
+    ) -> Result<Decided> {
+        let (choice, codes, value) = match self {
+            Policy::TableEv(te) => {
+                with_scratch(|scratch| solve::decide_table_ev(te, rules, hand, scratch))
+            }
+            Policy::MonteCarlo { table, samples } => {
+                let objective = Objective::MonteCarlo {
+                    samples: *samples,
+                    seed,
+                    policy: solve::Policy::TableEv(table.clone()),
+                    threads: None,
+                };
+                let sol = solve::solve(hand, rules, players, &objective, 1)?;
+                (sol.choice, sol.codes, sol.value)
+            }
+            Policy::Greedy => {
+                let split = with_scratch(|scratch| scratch.greedy(hand, rules.wheel));
+                (Choice::Play, split.row_codes(hand), f64::NAN)
+            }
+            Policy::Random => {
+                // A baseline, not a hot path: the legal list is built afresh each time.
+                let mut legal = Vec::new();
+                with_scratch(|scratch| scratch.legal_settings(hand, rules.wheel, &mut legal));
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                let pick = legal[rng.random_range(0..legal.len())];
+                (Choice::Play, pick.row_codes(hand), f64::NAN)
+            }
+        };
+        Ok(Decided {
+            choice,
+            codes,
+            value,
+        })
+    }
+}
+
+/// The settle-ready decision for a choice and its 13 codes front/middle/back (valid and
+/// distinct unless the choice is a surrender, whose codes are not read).
+pub fn decision_of(choice: Choice, codes: &[u8; 13]) -> Decision {
+    let setting = || {
+        let cards = codes.map(|c| Card::from_code(c).expect("validated codes"));
+        Setting::new(&cards[..3], &cards[3..8], &cards[8..]).expect("13 distinct cards")
+    };
+    match choice {
+        Choice::Play => Decision::Play(setting()),
+        Choice::Declare(natural) => Decision::Declare {
+            natural,
+            setting: setting(),
+        },
+        Choice::Surrender => Decision::Surrender,
+    }
+}

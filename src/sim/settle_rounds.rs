@@ -1,0 +1,105 @@
+//! Batch settlement over arrays of decisions, for pipelines whose policies live elsewhere: each
+//! round's settings (front/middle/back codes), decision codes and naturals in, each seat's
+//! points out, rounds settled in parallel.
+
+use super::policy::Decided;
+use super::run::{record_round, RoundColumns, NO_NATURAL};
+use crate::card::validate_rows;
+use crate::error::{Error, Result};
+use crate::rules::{NaturalKind, Rules};
+use crate::solve::{Choice, BATCH_DECLARE, BATCH_PLAY, BATCH_SURRENDER};
+use rayon::prelude::*;
+
+/// Settles `rounds` rounds of `players` seats. `settings` holds `rounds × players × 13` codes
+/// (front, middle, back), `choices` one [`crate::solve::Choice::code`] per seat (0 play, 1
+/// declare, 2 surrender), `naturals` the declared natural's [`NaturalKind::ALL`] index per seat
+/// (read only where the choice is 1). Returns the same columns as a simulation (the `hand`
+/// column is the setting's cards sorted, zeros for a surrender). Errors name the round and the
+/// seat; nothing is returned unless every round settles.
+pub fn settle_rounds(
+    rules: &Rules,
+    players: usize,
+    settings: &[u8],
+    choices: &[u8],
+    naturals: &[u8],
+) -> Result<RoundColumns> {
+    crate::solve::check_players(players)?;
+    let rounds = settings.len() / (13 * players);
+    if settings.len() != rounds * players * 13
+        || choices.len() != rounds * players
+        || naturals.len() != rounds * players
+    {
+        return Err(Error::InvalidShape {
+            what: "settle_rounds".into(),
+            expected: format!("settings (R, {players}, 13), choices and naturals (R, {players})"),
+            got: format!(
+                "{} setting codes, {} choices, {} naturals",
+                settings.len(),
+                choices.len(),
+                naturals.len()
+            ),
+        });
+    }
+    let per_round = (0..rounds)
+        .into_par_iter()
+        .with_min_len(64)
+        .map(|r| {
+            let at = |e: Error| match e {
+                Error::InvalidDecision { player, reason } => Error::InvalidDecision {
+                    player,
+                    reason: format!("round {r}: {reason}"),
+                },
+                other => Error::InvalidArgument {
+                    name: format!("round {r}"),
+                    reason: other.to_string(),
+                },
+            };
+            let mut decided = Vec::with_capacity(players);
+            let mut hands = Vec::with_capacity(players);
+            for seat in 0..players {
+                let i = r * players + seat;
+                let codes: [u8; 13] = settings[13 * i..13 * i + 13].try_into().expect("13");
+                let seat_err = |reason: String| {
+                    at(Error::InvalidDecision {
+                        player: seat,
+                        reason,
+                    })
+                };
+                let choice = match choices[i] {
+                    BATCH_PLAY => Choice::Play,
+                    BATCH_DECLARE => {
+                        let k = naturals[i];
+                        let kind = NaturalKind::ALL.get(k as usize).copied().ok_or_else(|| {
+                            seat_err(if k == NO_NATURAL {
+                                "declares a natural but names none".into()
+                            } else {
+                                format!("unknown natural index {k}")
+                            })
+                        })?;
+                        Choice::Declare(kind)
+                    }
+                    BATCH_SURRENDER => Choice::Surrender,
+                    c => {
+                        return Err(seat_err(format!(
+                            "unknown decision code {c} (0 play, 1 declare, 2 surrender)"
+                        )))
+                    }
+                };
+                let mut hand = [0u8; 13];
+                if choice != Choice::Surrender {
+                    validate_rows(&codes, 13, "setting").map_err(|e| seat_err(e.to_string()))?;
+                    hand = codes;
+                    hand.sort_unstable();
+                }
+                decided.push(Decided {
+                    choice,
+                    codes,
+                    value: f64::NAN,
+                });
+                hands.push(hand);
+            }
+            record_round(rules, &hands, &decided).map_err(at)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(RoundColumns::from_rounds(players, 0, per_round))
+}

@@ -1,0 +1,42 @@
+"""The report scripts in benches/ run end to end at tiny sizes (their real runs are long)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHES = Path(__file__).resolve().parent.parent / "benches"
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_quality_report_prints_its_tables() -> None:
+    out = _run(
+        str(BENCHES / "quality_report.py"),
+        "--greedy-deals",
+        "60",
+        "--mc-deals",
+        "4",
+        "--mc4-deals",
+        "0",
+        "--mc-samples",
+        "20",
+        "--calibration-rounds",
+        "100",
+    )
+    assert "| TableEV vs Greedy | two_four | 2 | 60 |" in out
+    assert "MonteCarlo(20) vs TableEV" in out
+    assert out.count("| maceplay |") == 2  # calibration at 2 and 4 players
+
+
+def test_simulate_costs_prints_its_ratios() -> None:
+    out = _run(str(BENCHES / "simulate_costs.py"), "--rounds", "40", "--repeats", "1")
+    for line in ("round / (4 solves + settle)", "2 threads speed-up", "Parquet streaming"):
+        assert line in out
