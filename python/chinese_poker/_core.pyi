@@ -1,7 +1,7 @@
 """Type stubs for the private extension ``chinese_poker._core`` (checked by mypy.stubtest)."""
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, final
+from typing import Any, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
@@ -12,9 +12,12 @@ __version__: str
 
 @final
 class Card:
-    """One playing card; ``code = rank * 4 + suit`` (ranks 2..A = 0..12, suits c d h s = 0..3)."""
+    """One playing card; ``code = rank * 4 + suit`` (ranks 2..A = 0..12, suits c d h s = 0..3).
 
-    def __new__(cls, code: int) -> Card: ...
+    ``code`` is an ``int`` or numpy integer (``bool`` is a ``TypeError``); outside 0..51 it is an
+    ``InvalidCardError``."""
+
+    def __new__(cls, code: SupportsIndex) -> Card: ...
     @staticmethod
     def parse(text: str) -> Card: ...
     @property
@@ -44,7 +47,7 @@ class CardSet:
     @property
     def mask(self) -> int: ...
     @staticmethod
-    def from_mask(mask: int) -> CardSet: ...
+    def from_mask(mask: SupportsIndex) -> CardSet: ...
     def cards(self) -> list[Card]: ...
     def codes(self) -> list[int]: ...
     def __len__(self) -> int: ...
@@ -65,7 +68,7 @@ class CardSet:
 class HandRank:
     """The rank of a 3- or 5-card row; ranks of either size compare by the row rules."""
 
-    def __new__(cls, raw: int) -> HandRank: ...
+    def __new__(cls, raw: SupportsIndex) -> HandRank: ...
     @property
     def raw(self) -> int: ...
     @property
