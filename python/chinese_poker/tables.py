@@ -144,6 +144,10 @@ def _meta(path: str | Path, raw: object) -> dict[str, Any]:
     return meta
 
 
+_NPY_MAGIC = b"\x93NUMPY"
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
 def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Reads and validates a tables file: the three row distributions (normalised ``float64``
     arrays) and ``meta``. Raises ``InvalidTablesError`` naming the file for anything wrong with
@@ -152,9 +156,19 @@ def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         # Our own handle, closed here whatever numpy does with a damaged archive.
         with open(p, "rb") as fh:
+            # numpy's own message for a file of neither kind talks about pickles, and its
+            # advice (allow_pickle=True) is the wrong one for a file from elsewhere
+            head = fh.read(len(_NPY_MAGIC))
+            if not head:
+                raise _bad(p, "empty file")
+            if head == _NPY_MAGIC:
+                raise _bad(p, "not a tables file (a single .npy array, not an .npz archive)")
+            if not head.startswith(_ZIP_MAGIC):
+                raise _bad(p, "not a tables file (not an .npz archive)")
+            fh.seek(0)
             loaded = np.load(fh, allow_pickle=False)
             if not isinstance(loaded, np.lib.npyio.NpzFile):
-                raise _bad(p, "not a tables file (a single .npy array, not an .npz archive)")
+                raise _bad(p, "not a tables file (not an .npz archive)")
             with loaded as z:
                 rows = {}
                 for name, size in ROWS:
@@ -170,7 +184,10 @@ def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
         reason = str(e) or type(e).__name__
         if len(reason) > 200:
             reason = reason[:200] + "…"
-        raise _bad(p, f"cannot be read ({type(e).__name__}: {reason})") from None
+        kind = type(e).__name__
+        if type(e).__module__ != "builtins":
+            kind = f"{type(e).__module__}.{kind}"  # zlib.error, not "error"
+        raise _bad(p, f"cannot be read ({kind}: {reason})") from None
     return dict(rows, meta=meta)
 
 
