@@ -214,6 +214,8 @@ def tables_file_path(out: str | os.PathLike[str]) -> Path:
     """Where :func:`write_tables` puts ``out``: the path itself, with ``.npz`` added if it has
     another suffix or none (as :func:`numpy.savez` does)."""
     p = _path_arg("out", out)
+    if p.name in ("", ".", ".."):
+        raise InvalidArgumentError(f'argument "out": expected a file name, got {str(out)!r}')
     return p if p.suffix == ".npz" else p.with_name(p.name + ".npz")
 
 
