@@ -118,7 +118,7 @@ def tables_train(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         # before training, which takes minutes: a bad --out fails now, not at the end
         target = check_writable(args.out or f"{stem}-{players}p.npz")
     except ChinesePokerError as e:
-        parser.error(f"argument --out: {e}")
+        parser.error(str(e).replace('argument "out"', "argument --out"))
 
     def progress(iteration: int, delta: float) -> None:
         print(f"iteration {iteration}: largest move {delta:.4f}", flush=True)
