@@ -8,7 +8,7 @@ PIP    := $(PY) -m pip
 export PYO3_PYTHON := $(abspath $(PY))
 WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 
-.PHONY: demo test dev wheel wheel-smoke lint rust-test py-test bench clean
+.PHONY: demo test dev wheel wheel-smoke lint rust-test py-test fuzz bench clean
 
 $(VENV)/.ready: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ rust-test:
 
 py-test: $(VENV)/.ready
 	$(PY) -m pytest -q --benchmark-disable
+
+# The fuzz suite (tests/test_fuzz.py) with its long hypothesis profile: many more examples,
+# random each run. `make test` runs it with the quick, derandomised profile.
+fuzz: wheel
+	HYPOTHESIS_PROFILE=long $(PY) -m pytest -q --benchmark-disable tests/test_fuzz.py
 
 # A fresh virtualenv, the wheel and its declared dependencies only: does it import and work?
 wheel-smoke:

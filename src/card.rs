@@ -4,7 +4,7 @@
 //! phevaluator and OMPEval, so arrays of codes move between those libraries and this one
 //! unchanged.
 
-use crate::error::{Error, Result};
+use crate::error::{clip, Error, Result};
 use std::fmt;
 
 pub const RANK_CHARS: [char; 13] = [
@@ -12,6 +12,8 @@ pub const RANK_CHARS: [char; 13] = [
 ];
 pub const SUIT_CHARS: [char; 4] = ['c', 'd', 'h', 's'];
 pub const SUIT_SYMBOLS: [char; 4] = ['♣', '♦', '♥', '♠'];
+/// Text (U+FE0E) and emoji (U+FE0F) presentation selectors, ignored after a suit.
+const VARIATION_SELECTORS: [char; 2] = ['\u{FE0E}', '\u{FE0F}'];
 pub const RANK_NAMES: [&str; 13] = [
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
     "king", "ace",
@@ -58,15 +60,20 @@ impl Card {
         1u64 << self.0
     }
 
-    /// Parses one card such as `As`, `as`, `AS`, `10h`, `Th`, `A♠`. `position` is only used in
-    /// the error message.
+    /// Parses one card such as `As`, `as`, `AS`, `10h`, `Th`, `A♠`, `A♠️`. `position` is only
+    /// used in the error message.
     pub fn parse_token(token: &str, position: usize) -> Result<Card> {
         let bad = |reason: &str| Error::InvalidCard {
-            token: token.to_string(),
+            token: clip(token),
             position,
             reason: reason.to_string(),
         };
-        let mut chars: Vec<char> = token.chars().collect();
+        // Phones and chat apps type `♠` as `♠` + U+FE0F (emoji presentation), some fonts as
+        // `♠` + U+FE0E (text presentation): the selector changes the glyph, not the card.
+        let mut chars: Vec<char> = token
+            .trim_end_matches(VARIATION_SELECTORS)
+            .chars()
+            .collect();
         let suit_char = chars.pop().ok_or_else(|| bad("empty card"))?;
         let suit = parse_suit(suit_char).ok_or_else(|| bad("unknown suit"))?;
         let rank_text: String = chars.into_iter().collect();
@@ -309,5 +316,25 @@ mod tests {
         assert!(parse_cards("1h").is_err());
         assert!(parse_cards("Ax").is_err());
         assert!(parse_cards("11h").is_err());
+    }
+
+    #[test]
+    fn emoji_suits_parse() {
+        let want = vec![Card::new(12, 3), Card::new(11, 2)];
+        assert_eq!(parse_cards("A♠\u{FE0F} K♥\u{FE0E}").unwrap(), want);
+        assert_eq!(parse_cards("A♠\u{FE0F},K♥").unwrap(), want);
+        assert!(parse_cards("\u{FE0F}").is_err());
+        assert!(parse_cards("A\u{FE0F}").is_err());
+    }
+
+    #[test]
+    fn a_huge_token_is_not_echoed_whole() {
+        let text = format!("As {}", "x".repeat(10_000_000));
+        let message = parse_cards(&text).unwrap_err().to_string();
+        assert!(message.len() < 200, "{}", &message[..200]);
+        assert!(
+            message.contains("'xxxxxxxxxxxxxxxxxxxx…' at position 2"),
+            "{message}"
+        );
     }
 }

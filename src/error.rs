@@ -88,3 +88,46 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// `"1 card"`, `"2 cards"`: every count a message prints goes through here, so none says
+/// "got 1 cards".
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else if noun.ends_with('s') || noun.ends_with('x') || noun.ends_with("ch") {
+        format!("{n} {noun}es")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Longest piece of user text a message repeats: a bad 10 MB token must not come back whole.
+pub const CLIP_CHARS: usize = 20;
+
+/// `text` cut to `CLIP_CHARS` characters, with `…` where it was cut.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(CLIP_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(1, "card"), "1 card");
+        assert_eq!(count(0, "card"), "0 cards");
+        assert_eq!(count(2, "class"), "2 classes");
+        assert_eq!(count(12, "row"), "12 rows");
+    }
+
+    #[test]
+    fn clip_keeps_short_text_and_cuts_long_text_on_a_char_boundary() {
+        assert_eq!(clip("As"), "As");
+        assert_eq!(clip(&"x".repeat(20)), "x".repeat(20));
+        assert_eq!(clip(&"♠".repeat(10_000)), format!("{}…", "♠".repeat(20)));
+    }
+}

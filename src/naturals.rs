@@ -301,7 +301,7 @@ fn check_hand(hand: &[Card]) -> Result<()> {
         return Err(Error::InvalidShape {
             what: "hand".into(),
             expected: "13 cards".into(),
-            got: format!("{} cards", hand.len()),
+            got: crate::error::count(hand.len(), "card"),
         });
     }
     check_distinct(hand)

@@ -24,8 +24,8 @@ impl Setting {
             if cards.len() != row.cards() {
                 return Err(Error::InvalidShape {
                     what: format!("{} row", row.name()),
-                    expected: format!("{} cards", row.cards()),
-                    got: format!("{} cards", cards.len()),
+                    expected: crate::error::count(row.cards(), "card"),
+                    got: crate::error::count(cards.len(), "card"),
                 });
             }
         }

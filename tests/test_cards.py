@@ -8,7 +8,12 @@ import re
 
 import chinese_poker as cp
 import pytest
-from chinese_poker.exceptions import ChinesePokerError, DuplicateCardError, InvalidCardError
+from chinese_poker.exceptions import (
+    ChinesePokerError,
+    DuplicateCardError,
+    InvalidArgumentError,
+    InvalidCardError,
+)
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -216,5 +221,5 @@ def test_card_set_errors() -> None:
         cp.CardSet([51, 52])
     with pytest.raises(InvalidCardError, match="'Xx' at position 1"):
         cp.CardSet(["Xx"])
-    with pytest.raises(InvalidCardError):
+    with pytest.raises(InvalidArgumentError, match="mask"):
         cp.CardSet.from_mask(1 << 52)

@@ -205,9 +205,12 @@ def test_hand_rank_is_an_immutable_picklable_value() -> None:
         assert rank < 3  # type: ignore[operator]
 
 
-@pytest.mark.parametrize("raw", [0, 1, 2**25, 2**32 - 1, (15 << 17) | (14 << 13) | (13 << 9)])
+@pytest.mark.parametrize(
+    "raw", [0, 1, -1, 2**25, 2**32 - 1, 2**32, 2**63, (15 << 17) | (14 << 13) | (13 << 9)]
+)
 def test_hand_rank_rejects_raw_values_no_row_has(raw: int) -> None:
-    with pytest.raises(InvalidShapeError, match=str(raw)):
+    # never OverflowError, whatever the size of the int
+    with pytest.raises(InvalidArgumentError, match=f'argument "raw".*got {raw}$'):
         cp.HandRank(raw)
 
 

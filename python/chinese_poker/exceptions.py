@@ -8,6 +8,7 @@ __all__ = [
     "DuplicateCardError",
     "InvalidShapeError",
     "InvalidRulesError",
+    "InvalidTablesError",
     "InvalidDecisionError",
     "InvalidArgumentError",
 ]
@@ -31,6 +32,11 @@ class InvalidShapeError(ChinesePokerError, ValueError):
 
 class InvalidRulesError(ChinesePokerError, ValueError):
     """A rule-set field with an unusable value. Names the field."""
+
+
+class InvalidTablesError(InvalidRulesError):
+    """A strategy-tables file that cannot be used: missing, damaged, not a tables file, or
+    trained for another wheel. Names the file and what is wrong with it."""
 
 
 class InvalidDecisionError(ChinesePokerError, ValueError):

@@ -103,7 +103,8 @@ class Setting:
                 raise type(e)(f"{name} row: {e}") from None
             if len(parsed) != size:
                 raise InvalidShapeError(
-                    f"{name} row: expected {size} cards, got {len(parsed)} cards"
+                    f"{name} row: expected {size} cards, "
+                    f"got {len(parsed)} card{'s' * (len(parsed) != 1)}"
                 )
             rows.append(parsed)
         # Duplicates across rows (the core names the two positions among the 13 cards).

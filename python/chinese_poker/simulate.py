@@ -28,7 +28,8 @@ from . import _core
 from .exceptions import InvalidArgumentError
 from .rules import NATURALS, RuleSet
 from .scoring import DecisionLike, Declare, Setting, Surrender
-from .solver import MonteCarlo, TableEV, _rule_set, load_tables
+from .solver import MonteCarlo, TableEV
+from .tables import _rule_set, load_tables
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -32,12 +32,8 @@ Results (:class:`Solution`, :class:`Alternative`) are frozen classes built by th
 
 from __future__ import annotations
 
-import functools
-import json
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
@@ -46,9 +42,20 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Alternative, HandRank, Solution, parse_hands
-from .exceptions import InvalidArgumentError, InvalidRulesError, InvalidShapeError
+from .exceptions import InvalidArgumentError, InvalidShapeError
 from .rules import RuleSet
 from .scoring import DecisionLike, Declare, Setting, Surrender
+from .tables import (
+    FIVE_CLASSES,
+    FRONT_CLASSES,
+    _check_players,
+    _rule_set,
+    load_tables,
+    train_all,
+    train_tables,
+)
+from .tables import read_tables as read_tables
+from .tables import shipped_tables_path as shipped_tables_path
 
 __all__ = [
     "Alternative",
@@ -73,10 +80,6 @@ __all__ = [
 
 Decision = Literal["play", "declare", "surrender"]
 RowValueSpec: TypeAlias = "npt.ArrayLike | Callable[[HandRank], float]"
-TABLES_DIR = "data"
-INDEX_FILE = "tables.json"
-FRONT_CLASSES = 455
-FIVE_CLASSES = 7462
 
 
 # -- objectives ------------------------------------------------------------------------------
@@ -295,236 +298,6 @@ Objective: TypeAlias = TableEV | RowValues | BestResponse | MonteCarlo
 
 
 _CARDS = tuple(_core.Card(c) for c in range(52))
-
-
-# -- tables ----------------------------------------------------------------------------------
-
-
-def _rule_set(rules: RuleSet | str | None) -> RuleSet:
-    if rules is None:
-        return RuleSet()
-    if isinstance(rules, str):
-        return RuleSet.preset(rules)
-    if isinstance(rules, RuleSet):
-        return rules
-    raise InvalidArgumentError(
-        f"rules: expected a RuleSet, a preset name or None, got {type(rules).__name__}"
-    )
-
-
-def _check_players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise InvalidShapeError(f"players: expected 2 to 4, got {players!r}")
-    return players
-
-
-def read_tables(path: str | Path) -> dict[str, Any]:
-    """Reads and validates a tables file: the three row distributions and their metadata."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            data = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as e:
-        raise InvalidRulesError(f"tables file {str(path)!r}: cannot be read ({e})") from None
-    for name, size in (("front", FRONT_CLASSES), ("middle", FIVE_CLASSES), ("back", FIVE_CLASSES)):
-        arr = data.get(name)
-        if arr is None or arr.shape != (size,):
-            got = None if arr is None else arr.shape
-            raise InvalidRulesError(
-                f"tables file {str(path)!r}: {name} must have {size} classes, got {got}"
-            )
-        if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-            raise InvalidRulesError(f"tables file {str(path)!r}: {name} is not a distribution")
-    try:
-        meta = json.loads(str(data["meta"]))
-        float(meta["scoop_rate"])
-        str(meta["key"])
-    except (KeyError, ValueError, TypeError) as e:
-        raise InvalidRulesError(f"tables file {str(path)!r}: bad metadata ({e})") from None
-    return {
-        "front": data["front"].astype(np.float64),
-        "middle": data["middle"].astype(np.float64),
-        "back": data["back"].astype(np.float64),
-        "meta": meta,
-    }
-
-
-def write_tables(path: str | Path, trained: dict[str, Any], meta: dict[str, Any]) -> None:
-    """Writes trained tables (as returned by training) to a compressed ``.npz`` file."""
-    full = dict(meta, scoop_rate=float(trained["scoop_rate"]), key=trained["key"])
-    np.savez_compressed(
-        path,
-        front=np.asarray(trained["front"], dtype=np.float32),
-        middle=np.asarray(trained["middle"], dtype=np.float32),
-        back=np.asarray(trained["back"], dtype=np.float32),
-        meta=np.array(json.dumps(full, sort_keys=True)),
-    )
-
-
-def _data_dir() -> Path:
-    return Path(str(resources.files("chinese_poker"))) / TABLES_DIR
-
-
-@functools.cache
-def _index() -> dict[str, str]:
-    path = _data_dir() / INDEX_FILE
-    if not path.exists():
-        return {}
-    entries = json.loads(path.read_text())["tables"]
-    return {e["key"]: e["file"] for e in entries}
-
-
-def shipped_tables_path(rules: RuleSet | str | None, players: int) -> Path | None:
-    """The shipped tables file for a rule set and table size, or ``None`` if none matches."""
-    rs = _rule_set(rules)
-    key = _core.tables_key(rs.compiled, _check_players(players))
-    name = _index().get(key)
-    return None if name is None else _data_dir() / name
-
-
-@functools.lru_cache(maxsize=64)
-def _load(rules: RuleSet, players: int, path: str | None) -> _core.TableEv:
-    given = path is not None
-    if path is None:
-        found = shipped_tables_path(rules, players)
-        if found is None:
-            found = _fallback(rules, players)
-        path = str(found)
-    t = read_tables(path)
-    wheel = t["meta"].get("wheel", rules.wheel)
-    if wheel != rules.wheel:
-        raise InvalidRulesError(
-            f"tables file {path!r} was trained for the {wheel!r} wheel; the rule set uses "
-            f"{rules.wheel!r}"
-        )
-    if given and t["meta"]["key"] != _core.tables_key(rules.compiled, players):
-        warnings.warn(
-            f"tables file {path!r} was trained for other scoring or another table size "
-            f"({t['meta'].get('rules', '?')}, {t['meta'].get('players', '?')} players)",
-            stacklevel=4,
-        )
-    try:
-        return _core.TableEv(
-            rules.compiled, players, t["front"], t["middle"], t["back"], t["meta"]["scoop_rate"]
-        )
-    except InvalidRulesError as e:
-        raise InvalidRulesError(f"tables file {path!r}: {e}") from None
-
-
-def _fallback(rules: RuleSet, players: int) -> Path:
-    # The plain tables for the same wheel: the tables mostly encode how strong rows are when
-    # set well, which the wheel decides; bonuses shift them a little.
-    found = shipped_tables_path(RuleSet(wheel=rules.wheel), players)
-    if found is None:
-        raise InvalidRulesError(
-            f"no outcome tables are shipped for the {rules.wheel!r} wheel; build them with "
-            "`chinese-poker tables train`"
-        )
-    warnings.warn(
-        f"no tables were trained for rule set {rules.name!r} at {players} players; using the "
-        f"plain tables for the {rules.wheel!r} wheel (train your own with `chinese-poker "
-        f"tables train`)",
-        stacklevel=4,
-    )
-    return found
-
-
-def load_tables(
-    rules: RuleSet | str | None = None, players: int = 4, path: str | Path | None = None
-) -> _core.TableEv:
-    """The compiled table objective for a rule set and table size (cached): from ``path``, or
-    the shipped tables (falling back, with a warning, to plain tables for the same wheel)."""
-    return _load(_rule_set(rules), _check_players(players), None if path is None else str(path))
-
-
-# -- training --------------------------------------------------------------------------------
-
-DEFAULT_DEALS = 20_000
-
-
-def train_tables(
-    rules: RuleSet | str | None,
-    players: int,
-    seed: int = 0,
-    deals: int = DEFAULT_DEALS,
-    out: str | Path | None = None,
-    threads: int | None = None,
-    progress: Callable[[int, float], object] | None = None,
-) -> dict[str, Any]:
-    """Trains the table objective's outcome tables by self-play (see ``src/solve/train.rs``):
-    ``deals`` heads-up deals per iteration, blended until no row's distribution moves by more
-    than 0.01, deterministic for ``seed`` whatever ``threads``. Writes ``out`` if given."""
-    import time
-
-    rs = _rule_set(rules)
-    start = time.perf_counter()
-    trained = _core.train_tables(
-        rs.compiled, _check_players(players), seed, deals, threads=threads, progress=progress
-    )
-    seconds = time.perf_counter() - start
-    meta = {
-        "rules": rs.name,
-        "players": players,
-        "seed": seed,
-        "deals": deals,
-        "iterations": trained["iterations"],
-        "deltas": [round(d, 5) for d in trained["deltas"]],
-        "seconds": round(seconds, 1),
-        "wheel": trained["wheel"],
-    }
-    if out is not None:
-        write_tables(out, trained, meta)
-    return dict(trained, meta=meta)
-
-
-def train_all(
-    out_dir: str | Path,
-    seed: int = 0,
-    deals: int = DEFAULT_DEALS,
-    threads: int | None = None,
-    log: Callable[[str], object] = print,
-) -> list[dict[str, Any]]:
-    """Trains tables for every preset and table size 2–4 into ``out_dir`` with an index
-    (``tables.json``); rule sets whose tables would be identical (same key) share a file."""
-    import time
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    entries: dict[str, dict[str, Any]] = {}
-    start = time.perf_counter()
-    # the presets, and the plain default rules for either wheel (the fallback of custom rules)
-    rule_sets = [(name, RuleSet.preset(name)) for name in RuleSet.presets()]
-    rule_sets += [("default", RuleSet()), ("default_second", RuleSet(wheel="second"))]
-    for name, rs in rule_sets:
-        for players in (2, 3, 4):
-            key = _core.tables_key(rs.compiled, players)
-            if key in entries:
-                entries[key]["presets"].append([name, players])
-                log(f"{name} x{players}: shares {entries[key]['file']}")
-                continue
-            file = f"tables_{len(entries):02d}.npz"
-            res = train_tables(rs, players, seed, deals, out / file, threads)
-            entries[key] = {
-                "key": key,
-                "file": file,
-                "presets": [[name, players]],
-                "iterations": res["meta"]["iterations"],
-                "seconds": res["meta"]["seconds"],
-            }
-            log(
-                f"{name} x{players}: {file}, {res['meta']['iterations']} iterations, "
-                f"{res['meta']['seconds']} s"
-            )
-    index = {
-        "version": 1,
-        "seed": seed,
-        "deals": deals,
-        "seconds": round(time.perf_counter() - start, 1),
-        "tables": list(entries.values()),
-    }
-    (out / INDEX_FILE).write_text(json.dumps(index, indent=1) + "\n")
-    _index.cache_clear()
-    _load.cache_clear()
-    return list(entries.values())
 
 
 # -- solving ---------------------------------------------------------------------------------

@@ -31,7 +31,8 @@ from .exceptions import InvalidArgumentError, InvalidDecisionError
 from .rules import NATURALS, RuleSet
 from .scoring import DecisionLike, Declare, Setting, Settlement, Surrender, settle
 from .simulate import PolicyLike, _spec, _whole
-from .solver import TableEV, _rule_set
+from .solver import TableEV
+from .tables import _rule_set
 
 __all__ = ["RoundRecord", "Table"]
 

@@ -88,7 +88,7 @@ pub fn evaluate(cards: &[Card], wheel: Wheel) -> Result<HandRank> {
         return Err(Error::InvalidShape {
             what: "row".into(),
             expected: "3 or 5 cards".into(),
-            got: format!("{} cards", cards.len()),
+            got: crate::error::count(cards.len(), "card"),
         });
     }
     crate::card::check_distinct(cards)?;

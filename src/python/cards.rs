@@ -1,9 +1,10 @@
 //! `Card` and `CardSet` as immutable, hashable, picklable Python objects, and card parsing.
 
 use crate::card::{self, Card, CardSet};
-use pyo3::exceptions::PyTypeError;
+use crate::error::{clip, count, Error};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString, PyType};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyMemoryView, PyString, PyType};
 
 /// One playing card. `code = rank * 4 + suit` (ranks 2..A = 0..12, suits c d h s = 0..3).
 #[pyclass(
@@ -20,30 +21,25 @@ pub struct PyCard(pub Card);
 
 #[pymethods]
 impl PyCard {
+    /// A card from its code, 0..=51: an `int` or anything with `__index__` (numpy integers), but
+    /// not a `bool`.
     #[new]
-    fn new(code: i64) -> PyResult<Self> {
-        // i64, not u8, so that a negative code is an InvalidCardError rather than OverflowError
-        u8::try_from(code)
-            .ok()
-            .and_then(|c| Card::from_code(c).ok())
+    fn new(code: &Bound<'_, PyAny>) -> PyResult<Self> {
+        card_from_int(code, 1)?
             .map(PyCard)
-            .ok_or_else(|| crate::error::Error::InvalidCard {
-                token: code.to_string(),
-                position: 1,
-                reason: "card codes are 0..=51".into(),
-            })
-            .map_err(PyErr::from)
+            .ok_or_else(|| not_a_code("Card", code))
     }
     /// Parses one card: `As`, `as`, `AS`, `10h`, `Th`, `A♠`.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        let cards = card::parse_cards(text)?;
+    fn parse(text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = text_arg("text", text)?;
+        let cards = card::parse_cards(&text)?;
         match cards.as_slice() {
             [c] => Ok(PyCard(*c)),
-            _ => Err(PyErr::from(crate::error::Error::InvalidCard {
-                token: text.to_string(),
+            _ => Err(PyErr::from(Error::InvalidCard {
+                token: clip(&text),
                 position: 1,
-                reason: format!("expected one card, got {}", cards.len()),
+                reason: format!("expected one card, got {}", count(cards.len(), "card")),
             })),
         }
     }
@@ -109,15 +105,24 @@ impl PyCardSet {
         self.0 .0
     }
     #[staticmethod]
-    fn from_mask(mask: u64) -> PyResult<Self> {
-        if mask >> 52 != 0 {
-            return Err(PyErr::from(crate::error::Error::InvalidCard {
-                token: format!("{mask:#x}"),
-                position: 0,
-                reason: "mask has bits above 51".into(),
-            }));
+    fn from_mask(mask: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let bad = |got: String| {
+            PyErr::from(Error::InvalidArgument {
+                name: "mask".into(),
+                reason: format!(
+                    "expected an int in 0..2**52 (bit n set for card code n), got {got}"
+                ),
+            })
+        };
+        match int_arg(mask)? {
+            IntArg::Value(m) if (0..1i64 << 52).contains(&m) => Ok(PyCardSet(CardSet(m as u64))),
+            IntArg::Value(m) if m >= 0 => Err(bad(format!("{m:#x}"))),
+            IntArg::Value(m) => Err(bad(m.to_string())),
+            IntArg::TooLarge(text) => Err(bad(text)),
+            IntArg::NotInt(type_name) => Err(PyTypeError::new_err(format!(
+                "CardSet.from_mask: expected an int mask, got {type_name}"
+            ))),
         }
-        Ok(PyCardSet(CardSet(mask)))
     }
     fn cards(&self) -> Vec<PyCard> {
         self.0.cards_desc().into_iter().map(PyCard).collect()
@@ -164,8 +169,118 @@ impl PyCardSet {
 
 /// Parses text into a list of cards (spaces and/or commas between cards).
 #[pyfunction]
-pub fn parse_cards(text: &str) -> PyResult<Vec<PyCard>> {
-    Ok(card::parse_cards(text)?.into_iter().map(PyCard).collect())
+pub fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+    let text = text_arg("text", text)?;
+    Ok(card::parse_cards(&text)?.into_iter().map(PyCard).collect())
+}
+
+/// An integer argument as Python holds it.
+pub enum IntArg {
+    /// An `int`, or an object with `__index__` (numpy integers), that fits in `i64`.
+    Value(i64),
+    /// An `int` too large for `i64`: its text, clipped for messages.
+    TooLarge(String),
+    /// Not an integer: the type's name. `bool` is here too: `True` is not the number 1 to a
+    /// caller who passed it, it is a mistake.
+    NotInt(String),
+}
+
+/// Reads `obj` as an integer without ever raising `OverflowError`.
+pub fn int_arg(obj: &Bound<'_, PyAny>) -> PyResult<IntArg> {
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(IntArg::NotInt("bool".into()));
+    }
+    match obj.extract::<i64>() {
+        Ok(v) => Ok(IntArg::Value(v)),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            // str() of an int past Python's digit limit (4300) itself raises
+            let text = obj
+                .str()
+                .map(|t| clip(&t.to_string_lossy()))
+                .unwrap_or_else(|_| "an int of thousands of digits".into());
+            Ok(IntArg::TooLarge(text))
+        }
+        Err(_) => Ok(IntArg::NotInt(type_name(obj))),
+    }
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// `Some(card)` for an integer code 0..=51; `None` if `obj` is not an integer; an
+/// `InvalidCardError` naming `position` for an integer outside 0..=51.
+fn card_from_int(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Card>> {
+    let out_of_range = |token: String| {
+        PyErr::from(Error::InvalidCard {
+            token,
+            position,
+            reason: "card codes are 0..=51".into(),
+        })
+    };
+    match int_arg(obj)? {
+        IntArg::Value(v) => u8::try_from(v)
+            .ok()
+            .and_then(|c| Card::from_code(c).ok())
+            .map(Some)
+            .ok_or_else(|| out_of_range(v.to_string())),
+        IntArg::TooLarge(text) => Err(out_of_range(text)),
+        IntArg::NotInt(_) => Ok(None),
+    }
+}
+
+fn not_a_code(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    let hint = if obj.is_instance_of::<PyString>() {
+        "; Card.parse reads text"
+    } else {
+        ""
+    };
+    PyTypeError::new_err(format!(
+        "{what}: expected an int card code 0..=51, got {}{hint}",
+        type_name(obj)
+    ))
+}
+
+/// Text from a `str` argument. `bytes` are refused rather than read as a sequence of codes, and
+/// a string with lone surrogates (which has no UTF-8 form) is an invalid card, not a
+/// `UnicodeEncodeError`.
+fn text_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let s = obj.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name}: expected str, got {}{}",
+            type_name(obj),
+            bytes_hint(obj)
+        ))
+    })?;
+    pystr(s, 1)
+}
+
+fn pystr(s: &Bound<'_, PyString>, position: usize) -> PyResult<String> {
+    match s.to_str() {
+        Ok(t) => Ok(t.to_string()),
+        Err(_) => Err(PyErr::from(Error::InvalidCard {
+            token: clip(&s.to_string_lossy()),
+            position,
+            reason: "text with a lone surrogate is not a card".into(),
+        })),
+    }
+}
+
+fn bytes_hint(obj: &Bound<'_, PyAny>) -> &'static str {
+    if is_bytes_like(obj) {
+        " (decode bytes to str first)"
+    } else {
+        ""
+    }
+}
+
+fn is_bytes_like(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || obj.is_instance_of::<PyMemoryView>()
 }
 
 /// One card from a `Card`, a code or a one-card string.
@@ -174,42 +289,43 @@ pub fn extract_card(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Card> {
         return Ok(c.get().0);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Card::parse_token(s.to_str()?.trim(), position).map_err(PyErr::from);
+        return Card::parse_token(pystr(s, position)?.trim(), position).map_err(PyErr::from);
     }
-    let out_of_range = |token: String| crate::error::Error::InvalidCard {
-        token,
-        position,
-        reason: "card codes are 0..=51".into(),
-    };
-    if let Ok(code) = obj.extract::<i64>() {
-        return u8::try_from(code)
-            .ok()
-            .and_then(|c| Card::from_code(c).ok())
-            .ok_or_else(|| out_of_range(code.to_string()))
-            .map_err(PyErr::from);
-    }
-    // an int too big for i64 is a bad code, not a wrong type
-    if obj.cast::<PyInt>().is_ok() {
-        return Err(PyErr::from(out_of_range(obj.str()?.to_string())));
-    }
-    Err(PyTypeError::new_err(format!(
-        "card at position {position}: expected Card, str or int, got {}",
-        obj.get_type().name()?
-    )))
+    card_from_int(obj, position)?.ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "card at position {position}: expected Card, str or int, got {}",
+            type_name(obj)
+        ))
+    })
 }
 
 /// Distinct cards from a string, a `CardSet`, or an iterable of cards / codes / strings.
+/// `bytes` are refused: iterating them would read `b"As"` as the codes 65 and 115.
 pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return card::parse_cards(s.to_str()?).map_err(PyErr::from);
+        return card::parse_cards(&pystr(s, 1)?).map_err(PyErr::from);
     }
     if let Ok(set) = obj.cast::<PyCardSet>() {
         return Ok(set.get().0.cards_desc());
     }
-    let mut cards = Vec::new();
-    for (i, item) in obj.try_iter()?.enumerate() {
-        cards.push(extract_card(&item?, i + 1)?);
+    if is_bytes_like(obj) {
+        return Err(PyTypeError::new_err(format!(
+            "cards: expected str, CardSet or an iterable of cards, got {}{}",
+            type_name(obj),
+            bytes_hint(obj)
+        )));
     }
-    card::check_distinct(&cards)?;
+    let mut cards = Vec::new();
+    let mut seen = CardSet::EMPTY;
+    // checked as the items arrive, so an endless iterator stops at its first repeat
+    for (i, item) in obj.try_iter()?.enumerate() {
+        let c = extract_card(&item?, i + 1)?;
+        if seen.contains(c) {
+            cards.push(c);
+            card::check_distinct(&cards)?;
+        }
+        seen = seen.insert(c);
+        cards.push(c);
+    }
     Ok(cards)
 }

@@ -1,9 +1,10 @@
 //! Row evaluation for Python: `HandRank`, `evaluate`, and the numpy batch path.
 
-use super::cards::{extract_cards, PyCard};
+use super::cards::{extract_cards, int_arg, IntArg, PyCard};
 use crate::error::Error;
 use crate::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
 use numpy::PyArray1;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyAny, PyInt, PyList, PyTuple, PyType};
@@ -39,15 +40,26 @@ pub struct PyHandRank(pub HandRank);
 impl PyHandRank {
     /// Rebuilds a rank from its `raw` value (as returned by `evaluate_batch`).
     #[new]
-    fn new(raw: u32) -> PyResult<Self> {
-        HandRank::checked_from_raw(raw)
-            .map(PyHandRank)
-            .ok_or_else(|| Error::InvalidShape {
-                what: "HandRank raw value".into(),
-                expected: "a value produced by evaluate/evaluate_batch".into(),
-                got: raw.to_string(),
+    fn new(raw: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let bad = |got: String| {
+            PyErr::from(Error::InvalidArgument {
+                name: "raw".into(),
+                reason: format!(
+                    "expected a HandRank.raw value from evaluate/evaluate_batch, got {got}"
+                ),
             })
-            .map_err(PyErr::from)
+        };
+        match int_arg(raw)? {
+            IntArg::Value(v) => u32::try_from(v)
+                .ok()
+                .and_then(HandRank::checked_from_raw)
+                .map(PyHandRank)
+                .ok_or_else(|| bad(v.to_string())),
+            IntArg::TooLarge(text) => Err(bad(text)),
+            IntArg::NotInt(type_name) => Err(PyTypeError::new_err(format!(
+                "HandRank: expected an int raw value, got {type_name}"
+            ))),
+        }
     }
     /// The ordered integer (see the README's "HandRank layout").
     #[getter]

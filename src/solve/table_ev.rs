@@ -55,7 +55,10 @@ impl OutcomeTables {
             if d.len() != want {
                 return Err(bad(
                     name,
-                    format!("expected {want} classes, got {}", d.len()),
+                    format!(
+                        "expected {want} classes, got {}",
+                        crate::error::count(d.len(), "class")
+                    ),
                 ));
             }
             if let Some(i) = d.iter().position(|p| !p.is_finite() || *p < 0.0) {

@@ -1,0 +1,535 @@
+"""Strategy-tables files: the outcome tables behind the :class:`~chinese_poker.TableEV`
+objective, as ``.npz`` files, their index, the cache of loaded tables, and training.
+
+A tables file holds three row distributions (``front``: 455 classes, ``middle`` and ``back``:
+7,462 classes each, weakest first) and ``meta``, a JSON object with at least ``scoop_rate`` (a
+probability) and ``key`` (the rule-set fields the tables depend on). Reading one never raises
+anything but :class:`~chinese_poker.exceptions.InvalidTablesError` naming the file and what is
+wrong with it, whatever the bytes on disk, and never leaves the file open.
+
+Loaded tables are cached by rule set, table size and file (its path, modification time, size and
+inode), so a file rewritten at the same path is read again. Files and the index are written
+atomically (a temporary file in the same directory, then :func:`os.replace`): an interrupted
+``train_all`` leaves every file complete, and the index lists only complete files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import operator
+import os
+import tempfile
+import time
+import warnings
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any, SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .exceptions import InvalidArgumentError, InvalidShapeError, InvalidTablesError
+from .rules import RuleSet
+
+__all__ = [
+    "DEFAULT_DEALS",
+    "MAX_DEALS",
+    "load_tables",
+    "read_tables",
+    "shipped_tables_path",
+    "train_all",
+    "train_tables",
+    "write_tables",
+]
+
+TABLES_DIR = "data"
+INDEX_FILE = "tables.json"
+FRONT_CLASSES = 455
+FIVE_CLASSES = 7462
+ROWS = (("front", FRONT_CLASSES), ("middle", FIVE_CLASSES), ("back", FIVE_CLASSES))
+
+DEFAULT_DEALS = 20_000
+# Beyond this one iteration would take days; a larger value is a typo, not a plan.
+MAX_DEALS = 1_000_000_000
+# Training stops when no row's cumulative distribution moves by more than TOLERANCE (after at
+# least MIN_ITERATIONS), or at MAX_ITERATIONS, when it says it did not converge.
+MIN_ITERATIONS = 3
+MAX_ITERATIONS = 12
+TOLERANCE = 0.01
+
+# What reading a damaged file can raise, from numpy, zipfile, zlib and json: each becomes an
+# InvalidTablesError. Every case is in tests/test_bad_input.py.
+_READ_ERRORS = (
+    OSError,  # missing, unreadable, a directory
+    EOFError,  # empty file
+    ValueError,  # not an .npy/.npz, pickled objects, bad array header
+    zipfile.BadZipFile,  # truncated, bad CRC
+    zlib.error,  # flipped bytes inside a compressed member
+    KeyError,  # a member listed but missing
+    TypeError,
+    UnicodeDecodeError,
+    RecursionError,  # deeply nested JSON metadata
+    MemoryError,  # an array header claiming terabytes
+)
+
+
+def _rule_set(rules: RuleSet | str | None) -> RuleSet:
+    if rules is None:
+        return RuleSet()
+    if isinstance(rules, str):
+        return RuleSet.preset(rules)
+    if isinstance(rules, RuleSet):
+        return rules
+    raise InvalidArgumentError(
+        f"rules: expected a RuleSet, a preset name or None, got {type(rules).__name__}"
+    )
+
+
+def _check_players(players: object) -> int:
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise InvalidShapeError(f"players: expected 2 to 4, got {players!r}")
+    return players
+
+
+def _path_arg(name: str, path: object) -> Path:
+    if isinstance(path, str | os.PathLike):
+        return Path(path)
+    raise TypeError(f"{name}: expected a path (str or os.PathLike), got {type(path).__name__}")
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def _bad(path: str | Path, what: str) -> InvalidTablesError:
+    return InvalidTablesError(f"tables file {str(path)!r}: {what}")
+
+
+def _distribution(path: str | Path, name: str, size: int, arr: object) -> npt.NDArray[np.float64]:
+    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "iuf":
+        kind = type(arr).__name__ if not isinstance(arr, np.ndarray) else f"{arr.dtype} array"
+        raise _bad(path, f"{name} must be an array of numbers, got {kind}")
+    if arr.shape != (size,):
+        raise _bad(path, f"{name} must have {size} classes, got shape {arr.shape}")
+    values = arr.astype(np.float64)
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise _bad(path, f"{name} is not a distribution (negative, NaN or infinite entries)")
+    top = float(values.max())
+    if top <= 0:
+        raise _bad(path, f"{name} is not a distribution (all zero)")
+    # Scaled by the largest entry first: summing entries near 1e308 directly would overflow to
+    # inf and turn every probability into 0.
+    values /= top
+    values /= values.sum()
+    return values
+
+
+def _meta(path: str | Path, raw: object) -> dict[str, Any]:
+    if not isinstance(raw, np.ndarray) or raw.shape != () or raw.dtype.kind != "U":
+        raise _bad(path, "meta must be a JSON text")
+    meta = json.loads(str(raw))
+    if not isinstance(meta, dict):
+        raise _bad(path, f"meta must be a JSON object, got {type(meta).__name__}")
+    rate = meta.get("scoop_rate")
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+        raise _bad(path, f"meta scoop_rate must be a probability, got {rate!r}")
+    if not isinstance(meta.get("key"), str):
+        raise _bad(path, f"meta key must be text, got {meta.get('key')!r}")
+    if meta.get("wheel", "low") not in ("low", "second"):
+        raise _bad(path, f"meta wheel must be 'low' or 'second', got {meta.get('wheel')!r}")
+    return meta
+
+
+_NPY_MAGIC = b"\x93NUMPY"
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Reads and validates a tables file: the three row distributions (normalised ``float64``
+    arrays) and ``meta``. Raises ``InvalidTablesError`` naming the file for anything wrong with
+    it (missing, empty, truncated, corrupted, not a tables file, wrong shapes or values)."""
+    p = _path_arg("path", path)
+    try:
+        # Our own handle, closed here whatever numpy does with a damaged archive.
+        with open(p, "rb") as fh:
+            # numpy's own message for a file of neither kind talks about pickles, and its
+            # advice (allow_pickle=True) is the wrong one for a file from elsewhere
+            head = fh.read(len(_NPY_MAGIC))
+            if not head:
+                raise _bad(p, "empty file")
+            if head == _NPY_MAGIC:
+                raise _bad(p, "not a tables file (a single .npy array, not an .npz archive)")
+            if not head.startswith(_ZIP_MAGIC):
+                raise _bad(p, "not a tables file (not an .npz archive)")
+            fh.seek(0)
+            loaded = np.load(fh, allow_pickle=False)
+            if not isinstance(loaded, np.lib.npyio.NpzFile):
+                raise _bad(p, "not a tables file (not an .npz archive)")
+            with loaded as z:
+                rows = {}
+                for name, size in ROWS:
+                    if name not in z.files:
+                        raise _bad(p, f"not a tables file (no {name} array)")
+                    rows[name] = _distribution(p, name, size, z[name])
+                if "meta" not in z.files:
+                    raise _bad(p, "not a tables file (no meta)")
+                meta = _meta(p, z["meta"])
+    except InvalidTablesError:
+        raise
+    except _READ_ERRORS as e:
+        reason = str(e) or type(e).__name__
+        if len(reason) > 200:
+            reason = reason[:200] + "…"
+        kind = type(e).__name__
+        if type(e).__module__ != "builtins":
+            kind = f"{type(e).__module__}.{kind}"  # zlib.error, not "error"
+        raise _bad(p, f"cannot be read ({kind}: {reason})") from None
+    return dict(rows, meta=meta)
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _atomic(path: Path) -> Iterator[IO[bytes]]:
+    """A file object whose contents replace ``path`` only once it is complete."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def tables_file_path(out: str | os.PathLike[str]) -> Path:
+    """Where :func:`write_tables` puts ``out``: the path itself, with ``.npz`` added if it has
+    another suffix or none (as :func:`numpy.savez` does)."""
+    p = _path_arg("out", out)
+    if p.name in ("", ".", ".."):
+        raise InvalidArgumentError(f'argument "out": expected a file name, got {str(out)!r}')
+    return p if p.suffix == ".npz" else p.with_name(p.name + ".npz")
+
+
+def check_writable(out: str | os.PathLike[str]) -> Path:
+    """The path a tables file would be written to, after checking it can be: its directory
+    exists and takes a new file. Raises ``InvalidArgumentError`` naming ``out`` otherwise, so a
+    long training run does not fail at its very end."""
+    p = tables_file_path(out)
+    if p.is_dir():
+        raise InvalidArgumentError(f'argument "out": {str(p)!r} is a directory')
+    try:
+        with tempfile.TemporaryFile(dir=p.parent):
+            pass
+    except OSError as e:
+        raise InvalidArgumentError(
+            f'argument "out": cannot write to directory {str(p.parent)!r} ({e.strerror or e})'
+        ) from None
+    return p
+
+
+def write_tables(
+    path: str | os.PathLike[str], trained: dict[str, Any], meta: dict[str, Any]
+) -> Path:
+    """Writes trained tables (as :func:`train_tables` returns them) to a compressed ``.npz``
+    file, atomically; returns the path written (``.npz`` added if missing)."""
+    p = tables_file_path(path)
+    full = dict(meta, scoop_rate=float(trained["scoop_rate"]), key=trained["key"])
+    with _atomic(p) as fh:
+        np.savez_compressed(
+            fh,
+            front=np.asarray(trained["front"], dtype=np.float32),
+            middle=np.asarray(trained["middle"], dtype=np.float32),
+            back=np.asarray(trained["back"], dtype=np.float32),
+            meta=np.array(json.dumps(full, sort_keys=True)),
+        )
+    return p
+
+
+def _write_index(out: Path, index: dict[str, Any]) -> None:
+    with _atomic(out / INDEX_FILE) as fh:
+        fh.write((json.dumps(index, indent=1) + "\n").encode())
+
+
+# -- the shipped tables and the cache --------------------------------------------------------
+
+
+def _data_dir() -> Path:
+    return Path(str(resources.files("chinese_poker"))) / TABLES_DIR
+
+
+@functools.cache
+def _index() -> dict[str, str]:
+    path = _data_dir() / INDEX_FILE
+    if not path.exists():
+        return {}
+    entries = json.loads(path.read_text())["tables"]
+    return {e["key"]: e["file"] for e in entries}
+
+
+def shipped_tables_path(rules: RuleSet | str | None, players: int) -> Path | None:
+    """The shipped tables file for a rule set and table size, or ``None`` if none matches."""
+    rs = _rule_set(rules)
+    key = _core.tables_key(rs.compiled, _check_players(players))
+    name = _index().get(key)
+    return None if name is None else _data_dir() / name
+
+
+def _compile(rules: RuleSet, players: int, path: Path, given: bool) -> _core.TableEv:
+    t = read_tables(path)
+    wheel = t["meta"].get("wheel", rules.wheel)
+    if wheel != rules.wheel:
+        raise InvalidTablesError(
+            f"tables file {str(path)!r} was trained for the {wheel!r} wheel; the rule set uses "
+            f"{rules.wheel!r}"
+        )
+    if given and t["meta"]["key"] != _core.tables_key(rules.compiled, players):
+        warnings.warn(
+            f"tables file {str(path)!r} was trained for other scoring or another table size "
+            f"({t['meta'].get('rules', '?')}, {t['meta'].get('players', '?')} players)",
+            stacklevel=5,
+        )
+    try:
+        return _core.TableEv(
+            rules.compiled, players, t["front"], t["middle"], t["back"], t["meta"]["scoop_rate"]
+        )
+    except ValueError as e:  # the core's own checks of the distributions
+        raise InvalidTablesError(f"tables file {str(path)!r}: {e}") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _load_shipped(rules: RuleSet, players: int) -> _core.TableEv:
+    # Package data does not change while the process runs: cached by rule set alone.
+    found = shipped_tables_path(rules, players)
+    if found is None:
+        found = _fallback(rules, players)
+    return _compile(rules, players, found, given=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_file(
+    rules: RuleSet, players: int, path: str, stamp: tuple[int, int, int]
+) -> _core.TableEv:
+    # ``stamp`` (mtime_ns, size, inode) is only part of the cache key: a file rewritten at the
+    # same path, in place or by os.replace, is a new entry and is read again.
+    return _compile(rules, players, Path(path), given=True)
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise _bad(path, f"cannot be read ({e.strerror or e})") from None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _fallback(rules: RuleSet, players: int) -> Path:
+    # The plain tables for the same wheel: the tables mostly encode how strong rows are when
+    # set well, which the wheel decides; bonuses shift them a little.
+    found = shipped_tables_path(RuleSet(wheel=rules.wheel), players)
+    if found is None:
+        raise InvalidTablesError(
+            f"no outcome tables are shipped for the {rules.wheel!r} wheel; build them with "
+            "`chinese-poker tables train`"
+        )
+    warnings.warn(
+        f"no tables were trained for rule set {rules.name!r} at {players} players; using the "
+        f"plain tables for the {rules.wheel!r} wheel (train your own with `chinese-poker "
+        f"tables train`)",
+        stacklevel=5,
+    )
+    return found
+
+
+def load_tables(
+    rules: RuleSet | str | None = None,
+    players: int = 4,
+    path: str | os.PathLike[str] | None = None,
+) -> _core.TableEv:
+    """The compiled table objective for a rule set and table size (cached): from ``path``, or
+    the shipped tables (falling back, with a warning, to plain tables for the same wheel).
+    Raises ``InvalidTablesError`` for a file that cannot be used."""
+    rs = _rule_set(rules)
+    n = _check_players(players)
+    if path is None:
+        return _load_shipped(rs, n)
+    p = _path_arg("tables", path)
+    return _load_file(rs, n, str(p), _stamp(p))
+
+
+def clear_cache() -> None:
+    """Forgets every loaded table and the shipped index (and the solvers built on them)."""
+    _index.cache_clear()
+    _load_shipped.cache_clear()
+    _load_file.cache_clear()
+    from . import solver  # imported here: solver imports this module
+
+    solver._SOLVERS.clear()
+
+
+# -- training --------------------------------------------------------------------------------
+
+
+def _count_arg(name: str, value: object, low: int, high: int) -> int:
+    # ints and numpy integers; a bool or a float is a mistake, not a count
+    if isinstance(value, bool | float) or not isinstance(value, SupportsIndex):
+        raise TypeError(f"{name}: expected an int, got {type(value).__name__}")
+    n = operator.index(value)
+    if not low <= n <= high:
+        raise InvalidArgumentError(f'argument "{name}": expected {low} to {high:,}, got {n}')
+    return n
+
+
+def train_tables(
+    rules: RuleSet | str | None,
+    players: int,
+    seed: int = 0,
+    deals: int = DEFAULT_DEALS,
+    out: str | os.PathLike[str] | None = None,
+    threads: int | None = None,
+    progress: Callable[[int, float], object] | None = None,
+) -> dict[str, Any]:
+    """Trains the table objective's outcome tables by self-play: ``deals`` heads-up deals per
+    iteration (1 to ``MAX_DEALS``), blended until no row's distribution moves by more than
+    ``TOLERANCE``, at most ``MAX_ITERATIONS`` iterations, deterministic for ``seed`` (0 to
+    2**64 − 1) whatever ``threads``.
+
+    Returns the distributions and ``meta``, whose ``converged`` is ``False`` (with a
+    ``RuntimeWarning``) when training stopped at its iteration limit still moving; more deals
+    per iteration give steadier measurements. If ``out`` is given its directory is checked
+    before training and the file is written atomically; ``meta["path"]`` is where it went."""
+    rs = _rule_set(rules)
+    n = _check_players(players)
+    seed = _count_arg("seed", seed, 0, 2**64 - 1)
+    deals = _count_arg("deals", deals, 1, MAX_DEALS)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress: expected a callable or None, got {type(progress).__name__}")
+    target = None if out is None else check_writable(out)
+    start = time.perf_counter()
+    trained = _core.train_tables(
+        rs.compiled,
+        n,
+        seed,
+        deals,
+        min_iters=MIN_ITERATIONS,
+        max_iters=MAX_ITERATIONS,
+        tol=TOLERANCE,
+        threads=threads,
+        progress=progress,
+    )
+    seconds = time.perf_counter() - start
+    deltas = [float(d) for d in trained["deltas"]]
+    converged = bool(deltas) and deltas[-1] < TOLERANCE and len(deltas) >= MIN_ITERATIONS
+    meta: dict[str, Any] = {
+        "rules": rs.name,
+        "players": n,
+        "seed": seed,
+        "deals": deals,
+        "iterations": trained["iterations"],
+        "deltas": [round(d, 5) for d in deltas],
+        "converged": converged,
+        "seconds": round(seconds, 1),
+        "wheel": trained["wheel"],
+    }
+    if not converged:
+        warnings.warn(
+            f"training {rs.name!r} at {n} players stopped at its limit of {MAX_ITERATIONS} "
+            f"iterations without converging (last move {deltas[-1]:.4f}, wanted < {TOLERANCE}); "
+            "more deals per iteration give steadier measurements",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    if target is not None:
+        write_tables(target, trained, meta)
+        meta["path"] = str(target)
+    return dict(trained, meta=meta)
+
+
+def _file_name(key: str) -> str:
+    # Named after the key, so a file's name always says which tables it holds: a run interrupted
+    # after rewriting some files leaves the old index pointing at files of the same keys.
+    return f"tables_{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
+
+
+def train_all(
+    out_dir: str | os.PathLike[str],
+    seed: int = 0,
+    deals: int = DEFAULT_DEALS,
+    threads: int | None = None,
+    log: Callable[[str], object] = print,
+) -> list[dict[str, Any]]:
+    """Trains tables for every preset and table size 2–4 into ``out_dir`` with an index
+    (``tables.json``); rule sets whose tables would be identical (same key) share a file.
+
+    Each file and then the index are written atomically, and a file's name is derived from its
+    key, so an interrupted run leaves a consistent directory: the previous index (or none)
+    with complete files. Afterwards, ``tables_*.npz`` files the new index does not list are
+    removed."""
+    out = _path_arg("out_dir", out_dir)
+    seed = _count_arg("seed", seed, 0, 2**64 - 1)
+    deals = _count_arg("deals", deals, 1, MAX_DEALS)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InvalidArgumentError(
+            f'argument "out_dir": cannot create {str(out)!r} ({e.strerror or e})'
+        ) from None
+    check_writable(out / INDEX_FILE)
+    entries: dict[str, dict[str, Any]] = {}
+    start = time.perf_counter()
+    # the presets, and the plain default rules for either wheel (the fallback of custom rules)
+    rule_sets = [(name, RuleSet.preset(name)) for name in RuleSet.presets()]
+    rule_sets += [("default", RuleSet()), ("default_second", RuleSet(wheel="second"))]
+    for name, rs in rule_sets:
+        for players in (2, 3, 4):
+            key = _core.tables_key(rs.compiled, players)
+            if key in entries:
+                entries[key]["presets"].append([name, players])
+                log(f"{name} x{players}: shares {entries[key]['file']}")
+                continue
+            file = _file_name(key)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", RuntimeWarning)
+                res = train_tables(rs, players, seed, deals, out / file, threads)
+            meta = res["meta"]
+            entries[key] = {
+                "key": key,
+                "file": file,
+                "presets": [[name, players]],
+                "iterations": meta["iterations"],
+                "converged": meta["converged"],
+                "seconds": meta["seconds"],
+            }
+            note = "" if meta["converged"] else " (did not converge)"
+            log(
+                f"{name} x{players}: {file}, {meta['iterations']} iterations{note}, "
+                f"{meta['seconds']} s"
+            )
+            for w in caught:
+                if not issubclass(w.category, RuntimeWarning):
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    index = {
+        "version": 1,
+        "seed": seed,
+        "deals": deals,
+        "seconds": round(time.perf_counter() - start, 1),
+        "tables": list(entries.values()),
+    }
+    _write_index(out, index)
+    listed = {e["file"] for e in entries.values()}
+    for stale in out.glob("tables_*.npz"):
+        if stale.name not in listed:
+            with contextlib.suppress(OSError):
+                stale.unlink()
+    clear_cache()
+    return list(entries.values())

@@ -1,0 +1,773 @@
+"""The fuzz suite: every entry point that takes user data, fed random and mutated data.
+
+Each test fails on an exception that is not a ``ChinesePokerError`` (``TypeError`` is allowed
+only where the generated input holds a value of a wrong Python type, which the package
+documents as ``TypeError``), on a Rust panic (``PanicException`` is a ``BaseException``, so
+nothing here catches it), on a fouled setting returned by a solver, and on a settlement that is
+not zero-sum. Profiles are in ``conftest.py``: ``quick`` by default, ``long`` under
+``make fuzz``.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import chinese_poker as cp
+import numpy as np
+import pytest
+from chinese_poker import tables
+from chinese_poker.exceptions import ChinesePokerError
+from chinese_poker.rules import NATURALS
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+T = TypeVar("T")
+
+# The quick profile runs 60 examples a test; a test's own count is scaled by the profile, so
+# the long profile runs 50 times as many everywhere.
+_SCALE = settings.default.max_examples / 60
+
+
+def examples(n: int) -> settings:
+    return settings(max_examples=max(1, int(n * _SCALE)))
+
+
+PRESETS = cp.RuleSet.presets()
+DATA_ONLY: tuple[type[BaseException], ...] = (ChinesePokerError,)
+WITH_TYPES: tuple[type[BaseException], ...] = (ChinesePokerError, TypeError)
+
+
+def attempt(call: Callable[[], T], allowed: tuple[type[BaseException], ...]) -> T | None:
+    """``call()``, or ``None`` if it raised one of the ``allowed`` exceptions."""
+    try:
+        with warnings.catch_warnings():
+            # fallback-tables and convergence warnings are documented behaviour
+            warnings.simplefilter("ignore")
+            return call()
+    except allowed:
+        return None
+
+
+def check_not_fouled(codes: list[int], wheel: str) -> None:
+    front, middle, back = codes[:3], codes[3:8], codes[8:]
+    f, m, b = (cp.evaluate(row, wheel) for row in (front, middle, back))
+    assert f.raw <= m.raw <= b.raw, f"fouled setting returned: {codes}"
+
+
+# -- strategies ----------------------------------------------------------------------------------
+
+RANK_TEXT = st.sampled_from([*"23456789TJQKAtjqka", "10", "1", "11", "X", "", "０"])
+SUIT_TEXT = st.sampled_from([*"cdhsCDHS♣♦♥♠♧♢♡♤", "x", "", "\ufe0f", "s\ufe0f", "♠\ufe0e"])
+SEPARATORS = st.sampled_from([" ", ",", ", ", "\t", "\n", "", ",,", "\u00a0", "\u3000"])
+
+
+@st.composite
+def card_text(draw: st.DrawFn) -> str:
+    tokens = draw(st.lists(st.tuples(RANK_TEXT, SUIT_TEXT).map("".join), max_size=16))
+    seps = draw(st.lists(SEPARATORS, min_size=len(tokens), max_size=len(tokens)))
+    text = "".join(t + s for t, s in zip(tokens, seps, strict=True))
+    junk = draw(st.text(max_size=20))
+    return draw(st.sampled_from([text, junk, text + junk, junk + text]))
+
+
+BIG_INTS = st.sampled_from([2**31, 2**32, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**30, -1])
+CODES = st.one_of(st.integers(0, 51), st.integers(-3, 60), BIG_INTS)
+NUMPY_CODES = st.integers(0, 51).flatmap(
+    lambda c: st.sampled_from([np.uint8(c), np.int64(c), np.uint32(c), np.int16(c)])
+)
+WRONG_TYPES = st.one_of(
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.none(),
+    st.binary(max_size=4),
+    st.just(object()),
+    st.complex_numbers(max_magnitude=100),
+    st.just(np.float64(3.0)),
+)
+
+
+@st.composite
+def card_items(draw: st.DrawFn) -> tuple[list[object], bool]:
+    """A list of card-like items, and whether any has a wrong Python type."""
+    right = st.one_of(
+        CODES, NUMPY_CODES, st.integers(0, 51).map(cp.Card), card_text().map(str.strip)
+    )
+    items = draw(st.lists(st.one_of(right, WRONG_TYPES), max_size=8))
+    wrong = any(
+        isinstance(i, bool | float | complex | bytes | type(None)) or type(i) is object
+        for i in items
+    )
+    return items, wrong
+
+
+def deal(rng: np.random.Generator, players: int) -> list[list[int]]:
+    deck = rng.permutation(52)
+    return [sorted(int(c) for c in deck[13 * p : 13 * p + 13]) for p in range(players)]
+
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+# -- cards -------------------------------------------------------------------------------------
+
+
+@examples(300)
+@given(card_text())
+def test_fuzz_card_text(text: str) -> None:
+    cards = attempt(lambda: cp.parse_cards(text), DATA_ONLY)
+    if cards is not None:
+        assert len(set(cards)) == len(cards) <= 52
+        assert cp.parse_cards(" ".join(map(str, cards))) == cards
+    card = attempt(lambda: cp.Card.parse(text), DATA_ONLY)
+    if card is not None:
+        assert cards == [card]
+    rank = attempt(lambda: cp.evaluate(text), DATA_ONLY)
+    if rank is not None:
+        assert cards is not None and len(cards) in (3, 5)
+        assert cp.HandRank(rank.raw) == rank
+    attempt(lambda: cp.CardSet(text), DATA_ONLY)
+
+
+@examples(200)
+@given(st.text(max_size=40), st.sampled_from(["low", "second"]))
+def test_fuzz_any_text(text: str, wheel: str) -> None:
+    attempt(lambda: cp.parse_cards(text), DATA_ONLY)
+    attempt(lambda: cp.Card.parse(text), DATA_ONLY)
+    attempt(lambda: cp.evaluate(text, wheel), DATA_ONLY)
+
+
+@examples(300)
+@given(card_items(), st.sampled_from(["low", "second"]))
+def test_fuzz_card_sequences(items_wrong: tuple[list[object], bool], wheel: str) -> None:
+    items, wrong = items_wrong
+    allowed = WITH_TYPES if wrong else DATA_ONLY
+    for build in (list, tuple, iter):
+        rank = attempt(lambda b=build: cp.evaluate(b(items), wheel), allowed)  # type: ignore[misc]
+        if rank is not None:
+            assert len(items) in (3, 5) and not wrong
+    cs = attempt(lambda: cp.CardSet(items), allowed)
+    if cs is not None:
+        assert len(cs) == len(items) and not wrong
+    for item in items:
+        attempt(lambda i=item: cp.Card(i), WITH_TYPES)  # type: ignore[misc]
+        attempt(lambda i=item: cp.HandRank(i), WITH_TYPES)  # type: ignore[misc]
+        attempt(lambda i=item: cp.CardSet.from_mask(i), WITH_TYPES)  # type: ignore[misc]
+
+
+# -- arrays ------------------------------------------------------------------------------------
+
+DTYPES = st.sampled_from(
+    [np.uint8, np.int8, np.int16, np.int64, np.uint16, np.uint64, np.float32, np.float64, bool]
+)
+
+
+@st.composite
+def code_arrays(draw: st.DrawFn, width: int) -> np.ndarray:
+    dtype = draw(st.sampled_from([np.uint8] * 4 + [None]))
+    if dtype is None:
+        dtype = draw(DTYPES)
+    shape = draw(
+        st.one_of(
+            st.tuples(st.integers(0, 5), st.sampled_from([width, width, 3, 5, 13, 0])),
+            hnp.array_shapes(min_dims=0, max_dims=3, max_side=4),
+        )
+    )
+    if draw(st.booleans()) and len(shape) == 2:
+        rng = np.random.default_rng(draw(SEEDS))
+        values = np.array(
+            [rng.permutation(52)[: shape[1]] for _ in range(shape[0])], dtype=np.int64
+        ).reshape(shape)
+        arr = values.astype(dtype)
+    else:
+        arr = draw(hnp.arrays(dtype, shape))
+    if draw(st.booleans()) and arr.ndim == 2 and arr.shape[1] > 1:
+        arr = arr[:, ::-1]  # not contiguous
+    if draw(st.booleans()) and arr.ndim >= 1 and arr.flags.writeable:
+        arr.flags.writeable = False
+    return arr
+
+
+@examples(150)
+@given(code_arrays(5), st.sampled_from(["low", "second"]), st.sampled_from([None, 1, 2]))
+def test_fuzz_evaluate_batch(arr: np.ndarray, wheel: str, threads: int | None) -> None:
+    out = attempt(lambda: cp.evaluate_batch(arr, wheel, threads), DATA_ONLY)
+    if out is not None:
+        assert arr.dtype == np.uint8 and arr.ndim == 2
+        assert out.dtype == np.uint32 and out.shape == (arr.shape[0],)
+        for row, raw in zip(arr, out, strict=True):
+            assert cp.evaluate([int(c) for c in row], wheel).raw == raw
+
+
+@examples(40)
+@given(
+    code_arrays(13),
+    st.sampled_from(PRESETS),
+    st.integers(2, 4),
+    st.sampled_from([None, 1, 2]),
+)
+def test_fuzz_solve_batch(arr: np.ndarray, preset: str, players: int, threads: int | None) -> None:
+    assume(arr.size <= 13 * 4)
+    res = attempt(lambda: cp.solve_batch(arr, preset, players, threads=threads), DATA_ONLY)
+    if res is None:
+        return
+    rules = cp.RuleSet.preset(preset)
+    assert res.settings.shape == (arr.shape[0], 13)
+    for hand, setting, decision, value in zip(
+        arr, res.settings, res.decisions, res.values, strict=True
+    ):
+        assert sorted(int(c) for c in setting) == sorted(int(c) for c in hand)
+        assert math.isfinite(value)
+        if decision == 0:
+            check_not_fouled([int(c) for c in setting], rules.wheel)
+
+
+# -- rule sets -----------------------------------------------------------------------------------
+
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 30),
+    BIG_INTS,
+    st.integers(),
+    st.floats(),
+    st.text(max_size=12),
+    st.sampled_from(["replace", "add", "multiply", "reject", "auto", "low", "second", "shcd"]),
+    st.sampled_from([*NATURALS, "trips", "quads", "flush", "straight_flush", "full_house"]),
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=10), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+def paths(data: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield prefix
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from paths(v, (*prefix, k))
+
+
+@st.composite
+def mutated_preset(draw: st.DrawFn) -> dict[str, Any]:
+    data = cp.RuleSet.preset(draw(st.sampled_from(PRESETS))).to_dict()
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(list(paths(data))[1:]))
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        action = draw(st.sampled_from(["set", "set", "delete", "add"]))
+        if action == "set":
+            parent[path[-1]] = draw(JSON_VALUES)
+        elif action == "delete":
+            del parent[path[-1]]
+        else:
+            parent[draw(st.text(max_size=10))] = draw(JSON_VALUES)
+    return data
+
+
+def round_trips(rs: cp.RuleSet) -> None:
+    assert cp.RuleSet.from_dict(rs.to_dict()) == rs
+    assert cp.RuleSet.from_json(rs.to_json()) == rs
+    assert cp.RuleSet.from_toml(rs.to_toml()) == rs
+
+
+@examples(300)
+@given(mutated_preset())
+def test_fuzz_rule_set_dicts(data: dict[str, Any]) -> None:
+    rs = attempt(lambda: cp.RuleSet.from_dict(data), DATA_ONLY)
+    if rs is not None:
+        round_trips(rs)
+    text = attempt(lambda: json.dumps(data, allow_nan=True), (ValueError,))
+    if text is not None:
+        attempt(lambda: cp.RuleSet.from_json(text), DATA_ONLY)
+        attempt(lambda: cp.RuleSet.from_json(text.encode()), DATA_ONLY)
+
+
+@examples(200)
+@given(
+    st.one_of(
+        st.text(max_size=60),
+        JSON_VALUES.map(json.dumps),
+        st.integers(1, 200_000).map(lambda n: "[" * n + "]" * n),
+        st.integers(1, 5000).map(lambda n: "9" * n),
+        st.integers(1, 5000).map(lambda n: '{"majority_point": ' + "9" * n + "}"),
+    )
+)
+def test_fuzz_rule_set_json_text(text: str) -> None:
+    rs = attempt(lambda: cp.RuleSet.from_json(text), DATA_ONLY)
+    if rs is not None:
+        round_trips(rs)
+
+
+@examples(200)
+@given(st.binary(max_size=60))
+def test_fuzz_rule_set_json_and_toml_bytes(data: bytes) -> None:
+    attempt(lambda: cp.RuleSet.from_json(data), DATA_ONLY)
+    # from_toml takes text; bytes are a TypeError whose message says so
+    attempt(lambda: cp.RuleSet.from_toml(data), WITH_TYPES)  # type: ignore[arg-type]
+
+
+TOML_LINES = st.one_of(
+    st.sampled_from(
+        [
+            'wheel = "second"',
+            "majority_point = 3",
+            "majority_point = -3",
+            "surrender = 99999999999999999999",
+            "[scoop]",
+            'kind = "multiply"',
+            "amount = 1e400",
+            "[naturals.values]",
+            "dragon = 13",
+            "x = [[[[[[1]]]]]]",
+            "a = {b = {c = {d = 1}}}",
+        ]
+    ),
+    st.text(max_size=20),
+    st.integers(1, 5000).map(lambda n: "x = " + "[" * n + "]" * n),
+    st.integers(1, 5000).map(lambda n: "x = " + "{a = " * n + "1" + "}" * n),
+)
+
+
+@examples(200)
+@given(st.lists(TOML_LINES, max_size=6).map("\n".join))
+def test_fuzz_rule_set_toml_text(text: str) -> None:
+    rs = attempt(lambda: cp.RuleSet.from_toml(text), DATA_ONLY)
+    if rs is not None:
+        round_trips(rs)
+
+
+# -- tables files --------------------------------------------------------------------------------
+
+_FILES = itertools.count()
+_TMP = Path(tempfile.mkdtemp(prefix="cp-fuzz-"))
+
+
+def shipped(players: int) -> bytes:
+    found = tables.shipped_tables_path("maceplay", players)
+    assert found is not None
+    return found.read_bytes()
+
+
+@st.composite
+def tables_bytes(draw: st.DrawFn) -> bytes:
+    kind = draw(st.sampled_from(["random", "truncated", "flipped", "rezipped", "arrays"]))
+    if kind == "random":
+        return draw(st.binary(max_size=400))
+    real = shipped(draw(st.integers(2, 4)))
+    if kind == "truncated":
+        return real[: draw(st.integers(0, len(real)))]
+    if kind == "flipped":
+        data = bytearray(real)
+        for _ in range(draw(st.integers(1, 4))):
+            i = draw(st.integers(0, len(data) - 1))
+            data[i] ^= draw(st.integers(1, 255))
+        return bytes(data)
+    if kind == "rezipped":
+        # a valid archive whose members are renamed, dropped or replaced by junk
+        out = io.BytesIO()
+        with zipfile.ZipFile(io.BytesIO(real)) as src, zipfile.ZipFile(out, "w") as dst:
+            for info in src.infolist():
+                action = draw(st.sampled_from(["keep", "keep", "drop", "junk", "rename"]))
+                if action == "keep":
+                    dst.writestr(info.filename, src.read(info))
+                elif action == "junk":
+                    dst.writestr(info.filename, draw(st.binary(max_size=200)))
+                elif action == "rename":
+                    dst.writestr("x" + info.filename, src.read(info))
+        return out.getvalue()
+    # well-formed archives holding arrays of random dtypes, shapes and values
+    arrays: dict[str, Any] = {}
+    for name, size in (("front", 455), ("middle", 7462), ("back", 7462)):
+        dtype = draw(st.sampled_from([np.float64, np.float32, np.int64, np.uint8, np.str_]))
+        fill = draw(st.sampled_from([1.0, 0.0, -1.0, 1e308, np.inf, np.nan, 3.0]))
+        shape = draw(st.sampled_from([(size,), (size,), (size - 1,), (), (2, size)]))
+        with np.errstate(invalid="ignore", over="ignore"):  # junk casts are the point
+            arrays[name] = np.full(shape, fill).astype(dtype)
+    meta = draw(
+        st.one_of(
+            st.just({"key": "k", "scoop_rate": 0.1, "wheel": "low"}),
+            st.dictionaries(st.sampled_from(["key", "scoop_rate", "wheel"]), JSON_SCALARS),
+            JSON_VALUES,
+        )
+    )
+    arrays["meta"] = np.array(json.dumps(meta))
+    out = io.BytesIO()
+    np.savez(out, **arrays)
+    return out.getvalue()
+
+
+@examples(150)
+@given(tables_bytes(), st.integers(2, 4))
+def test_fuzz_tables_files(data: bytes, players: int) -> None:
+    path = _TMP / f"t{next(_FILES)}.npz"
+    path.write_bytes(data)
+    try:
+        t = attempt(lambda: tables.read_tables(path), DATA_ONLY)
+        if t is not None:
+            for row in ("front", "middle", "back"):
+                assert np.all(np.isfinite(t[row])) and math.isclose(t[row].sum(), 1.0)
+        table = attempt(lambda: tables.load_tables("maceplay", players, path), DATA_ONLY)
+        if table is not None:
+            sol = cp.solve(
+                "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d", "maceplay", players, cp.TableEV(path)
+            )
+            assert math.isfinite(sol.value)
+    finally:
+        path.unlink()
+
+
+# -- settle --------------------------------------------------------------------------------------
+
+
+@st.composite
+def decisions(draw: st.DrawFn, hand: list[int], wrong_types: bool) -> object:
+    cards = draw(st.permutations(hand))
+    rows = (cards[:3], cards[3:8], cards[8:])
+    as_text = draw(st.booleans())
+    if as_text:
+        rows = tuple(" ".join(str(cp.Card(c)) for c in row) for row in rows)  # type: ignore[assignment]
+    kind = draw(st.sampled_from(["play", "play", "setting", "declare", "surrender", "junk"]))
+    if kind == "play":
+        return rows
+    if kind == "setting":
+        return cp.Setting(*rows)
+    if kind == "declare":
+        return cp.Declare(draw(st.sampled_from(NATURALS)), cp.Setting(*rows))  # type: ignore[arg-type]
+    if kind == "surrender":
+        return cp.Surrender()
+    if not wrong_types:
+        return rows[:2] if draw(st.booleans()) else (rows[0], rows[1], rows[2][:-1])
+    return draw(st.one_of(WRONG_TYPES, st.just(rows[:2]), st.just([*rows, rows[0]])))
+
+
+@st.composite
+def rounds(draw: st.DrawFn, wrong_types: bool) -> tuple[list[object], bool]:
+    players = draw(st.integers(2, 4))
+    hands = deal(np.random.default_rng(draw(SEEDS)), players)
+    if draw(st.integers(0, 9)) == 0 and players > 1:
+        hands[1][0] = hands[0][0]  # one card held twice
+    if draw(st.integers(0, 19)) == 0:
+        hands = hands[:1]  # too few players
+    return [draw(decisions(h, wrong_types)) for h in hands], wrong_types
+
+
+def check_zero_sum(s: cp.Settlement, players: int) -> None:
+    assert len(s.totals) == players
+    assert sum(s.totals) == 0, f"not zero-sum: {s.totals}"
+
+
+@examples(300)
+@given(rounds(wrong_types=False), st.sampled_from(PRESETS), st.integers(0, 3))
+def test_fuzz_settle(round_: tuple[list[object], bool], preset: str, dealer: int) -> None:
+    decisions_, _ = round_
+    s = attempt(lambda: cp.settle(decisions_, preset, dealer=dealer), DATA_ONLY)  # type: ignore[arg-type]
+    if s is not None:
+        check_zero_sum(s, len(decisions_))
+        assert dealer < len(decisions_)
+
+
+@examples(150)
+@given(rounds(wrong_types=True), st.sampled_from(PRESETS))
+def test_fuzz_settle_wrong_types(round_: tuple[list[object], bool], preset: str) -> None:
+    decisions_, _ = round_
+    s = attempt(lambda: cp.settle(decisions_, preset), WITH_TYPES)  # type: ignore[arg-type]
+    if s is not None:
+        check_zero_sum(s, len(decisions_))
+
+
+BANKROLL_VALUES = st.one_of(
+    st.integers(0, 1000),
+    st.integers(-5, 2**70),
+    BIG_INTS,
+    st.floats(),
+    st.sampled_from([1.9, math.nan, math.inf, -0.0]),
+    st.just(np.int64(50)),
+)
+DEALERS = st.one_of(st.integers(-3, 6), BIG_INTS, st.just(np.int64(1)))
+
+
+def capped(rules: cp.RuleSet) -> cp.RuleSet:
+    return rules.replace(bankroll_cap=True)
+
+
+@examples(200)
+@given(
+    rounds(wrong_types=False),
+    st.sampled_from(PRESETS),
+    st.one_of(
+        st.none(),
+        st.lists(BANKROLL_VALUES, min_size=0, max_size=5),
+        st.text(max_size=4),
+        st.binary(max_size=4),
+    ),
+    DEALERS,
+)
+def test_fuzz_settle_bankrolls_and_dealer(
+    round_: tuple[list[object], bool], preset: str, bankrolls: object, dealer: object
+) -> None:
+    decisions_, _ = round_
+    rules = capped(cp.RuleSet.preset(preset))
+    plain_ints = bankrolls is None or (
+        isinstance(bankrolls, list)
+        and len(bankrolls) == len(decisions_)
+        and all(isinstance(b, int | np.integer) and not isinstance(b, bool) for b in bankrolls)
+        and all(0 <= b < 2**63 for b in bankrolls)  # type: ignore[operator]
+    )
+    good_dealer = (
+        isinstance(dealer, int | np.integer)
+        and not isinstance(dealer, bool)
+        and 0 <= dealer < len(decisions_)
+    )
+    s = attempt(
+        lambda: cp.settle(decisions_, rules, bankrolls, dealer),  # type: ignore[arg-type]
+        WITH_TYPES,
+    )
+    if s is not None:
+        check_zero_sum(s, len(decisions_))
+        # a string, a float, NaN, a bad seat: refused, never read as something else
+        assert plain_ints and good_dealer, (bankrolls, dealer)
+        if bankrolls is not None:
+            assert s.bankrolls_after is not None
+            assert all(b >= 0 for b in s.bankrolls_after)
+
+
+@st.composite
+def valid_rule_sets(draw: st.DrawFn) -> cp.RuleSet:
+    for _ in range(20):
+        rs = attempt(lambda: cp.RuleSet.from_dict(draw(mutated_preset())), DATA_ONLY)
+        if rs is not None:
+            return rs
+    return cp.RuleSet.preset(draw(st.sampled_from(PRESETS)))
+
+
+@examples(150)
+@given(rounds(wrong_types=False), valid_rule_sets())
+def test_fuzz_settle_under_random_rule_sets(
+    round_: tuple[list[object], bool], rules: cp.RuleSet
+) -> None:
+    decisions_, _ = round_
+    s = attempt(lambda: cp.settle(decisions_, rules), DATA_ONLY)  # type: ignore[arg-type]
+    if s is not None:
+        check_zero_sum(s, len(decisions_))
+
+
+# -- solve ---------------------------------------------------------------------------------------
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[object, bool]:
+    """A hand in one of the accepted forms, sometimes damaged; and whether it has wrong types."""
+    hand = deal(np.random.default_rng(draw(SEEDS)), 1)[0]
+    form = draw(st.sampled_from(["codes", "text", "cards", "cardset", "numpy", "damaged"]))
+    if form == "codes":
+        return hand, False
+    if form == "text":
+        return " ".join(str(cp.Card(c)) for c in hand), False
+    if form == "cards":
+        return [cp.Card(c) for c in hand], False
+    if form == "cardset":
+        return cp.CardSet(hand), False
+    if form == "numpy":
+        return np.array(hand, dtype=draw(st.sampled_from([np.uint8, np.int64]))), False
+    items, wrong = draw(card_items())
+    return hand[: draw(st.integers(0, 13))] + items, wrong
+
+
+@st.composite
+def row_value_specs(draw: st.DrawFn, hostile: bool = False) -> tuple[object, object, object]:
+    kinds = ["rising", "random", "constant", "callable"] + ["weird"] * hostile
+
+    def one(size: int) -> object:
+        kind = draw(st.sampled_from(kinds))
+        if kind == "rising":
+            return np.arange(size, dtype=np.float64)
+        if kind == "random":
+            return np.random.default_rng(draw(SEEDS)).normal(size=size)
+        if kind == "constant":
+            return np.full(size, draw(st.floats(-1e6, 1e6)))
+        if kind == "callable":
+            return lambda r: float(r.raw % 97)
+        return draw(
+            st.sampled_from(
+                [
+                    np.full(size, 1e308),
+                    np.full(size, np.nan),
+                    np.full(size, np.inf),
+                    np.ones(size) * (1 + 1j),
+                    np.ones(size - 1),
+                    np.ones((size, 2)),
+                    [1.0] * size,
+                    "not values",
+                ]
+            )
+        )
+
+    return one(455), one(7462), one(7462)
+
+
+@st.composite
+def objectives(draw: st.DrawFn, hand: object) -> object:
+    kind = draw(st.sampled_from(["none", "table", "rows", "best", "monte"]))
+    if kind == "none":
+        return None
+    if kind == "table":
+        return cp.TableEV()
+    if kind == "rows":
+        return cp.RowValues(*draw(row_value_specs()))  # type: ignore[arg-type]
+    if kind == "best":
+        taken = attempt(lambda: set(cp.CardSet(hand).codes()), WITH_TYPES) or set()  # type: ignore[arg-type]
+        rest = [c for c in range(52) if c not in taken]
+        rng = np.random.default_rng(draw(SEEDS))
+        opponents: list[object] = []
+        for p in range(draw(st.integers(0, 4))):
+            cards = [int(c) for c in rng.permutation(rest)[:13]] if p < 3 else list(range(13))
+            rest = [c for c in rest if c not in cards]
+            opponents.append(draw(decisions(cards, wrong_types=False)))
+        return cp.BestResponse(opponents)  # type: ignore[arg-type]
+    return cp.MonteCarlo(samples=draw(st.integers(2, 12)), seed=draw(SEEDS), threads=1)
+
+
+def check_solution(sol: cp.Solution, hand: object, preset: str, top_k: int) -> None:
+    codes = [c.code for row in sol.setting.rows() for c in row]
+    assert sorted(codes) == sorted(c.code for c in cp.CardSet(hand))  # type: ignore[arg-type]
+    assert math.isfinite(sol.value)
+    assert 1 <= len(sol.alternatives) <= top_k
+    wheel = cp.RuleSet.preset(preset).wheel
+    if sol.decision == "play":
+        check_not_fouled(codes, wheel)
+    for alt in sol.alternatives:
+        assert math.isfinite(alt.value)
+        check_not_fouled(list(alt.codes), wheel)
+
+
+@examples(120)
+@given(st.data(), hands(), st.sampled_from(PRESETS), st.integers(2, 4), st.integers(1, 6))
+def test_fuzz_solve(
+    data: st.DataObject, hand_wrong: tuple[object, bool], preset: str, players: int, top_k: int
+) -> None:
+    hand, wrong = hand_wrong
+    objective = data.draw(objectives(hand))
+    sol = attempt(
+        lambda: cp.solve(hand, preset, players, objective, top_k),  # type: ignore[arg-type]
+        WITH_TYPES,
+    )
+    if sol is not None:
+        assert not wrong
+        check_solution(sol, hand, preset, top_k)
+
+
+@examples(60)
+@given(row_value_specs(hostile=True), st.sampled_from(PRESETS), st.integers(2, 4))
+def test_fuzz_solve_hostile_row_values(
+    specs: tuple[object, object, object], preset: str, players: int
+) -> None:
+    values = attempt(lambda: cp.RowValues(*specs), DATA_ONLY)  # type: ignore[arg-type]
+    if values is None:
+        return
+    hand = "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"
+    sol = attempt(lambda: cp.solve(hand, preset, players, values, 3), DATA_ONLY)
+    if sol is not None:
+        check_solution(sol, hand, preset, 3)
+
+
+@examples(100)
+@given(
+    st.one_of(st.integers(-3, 8), BIG_INTS, st.booleans(), st.none(), st.floats()),
+    st.one_of(st.integers(-3, 8), BIG_INTS, st.booleans()),
+    st.one_of(st.integers(-3, 8), BIG_INTS, st.booleans(), st.floats()),
+)
+def test_fuzz_solve_arguments(players: object, top_k: object, samples: object) -> None:
+    hand = "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"
+    good_players = type(players) is int and 2 <= players <= 4
+    good_top_k = type(top_k) is int and 1 <= top_k <= 10**6
+    sol = attempt(lambda: cp.solve(hand, "maceplay", players, None, top_k), WITH_TYPES)  # type: ignore[arg-type]
+    if sol is not None:
+        assert good_players and good_top_k, (players, top_k)
+    mc = attempt(lambda: cp.MonteCarlo(samples=samples, seed=5, threads=1), WITH_TYPES)  # type: ignore[arg-type]
+    if mc is not None:
+        assert type(samples) is int and samples >= 2
+        if samples <= 64:
+            attempt(lambda: cp.solve(hand, "maceplay", 2, mc), DATA_ONLY)
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+CLI_TOKENS = st.one_of(
+    st.sampled_from(
+        [
+            "demo",
+            "tables",
+            "train",
+            "--rules",
+            "--seed",
+            "--deals",
+            "--threads",
+            "--players",
+            "--out",
+            "--all",
+            "--help",
+            "maceplay",
+            "one_six",
+            "nope",
+            "rules.json",
+            "rules.toml",
+            "-1",
+            "0",
+            "1",
+            "2",
+            "5",
+            "18446744073709551616",
+            "x.npz",
+            "1e3",
+            "",
+        ]
+    ),
+    st.text(
+        alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="/\\\x00"),
+        max_size=8,
+    ),
+)
+
+
+@examples(6)
+@given(st.lists(CLI_TOKENS, max_size=6))
+def test_fuzz_cli(args: list[str]) -> None:
+    if "train" in args:
+        args = [*args, "--deals", "5"]  # any training that starts stays short
+    with tempfile.TemporaryDirectory() as cwd:
+        Path(cwd, "rules.json").write_text('{"majority_point": 1}')
+        Path(cwd, "rules.toml").write_text("majority_point = [")
+        result = subprocess.run(
+            [sys.executable, "-m", "chinese_poker", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=cwd,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        )
+    assert "Traceback" not in result.stderr, (args, result.stderr)
+    assert result.returncode in (0, 2), (args, result.returncode, result.stderr)
+    if result.returncode == 2:
+        assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+
+
+@pytest.mark.parametrize("profile", ["quick", "long"])
+def test_profiles_are_registered(profile: str) -> None:
+    assert settings.get_profile(profile).deadline is None
