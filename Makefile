@@ -67,6 +67,7 @@ test: wheel
 bench: wheel
 	$(PY) -m pytest benches -q --benchmark-only --benchmark-columns=median,ops,rounds
 	cargo bench --bench eval --bench score --bench solve
+	$(PY) benches/simulate_costs.py
 
 clean:
 	rm -rf $(VENV) target

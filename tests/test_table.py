@@ -114,3 +114,12 @@ def test_bad_setup(kwargs: dict[str, Any]) -> None:
 def test_fouled_setting_is_deterministic() -> None:
     hand = np.array(cp.deal(1, 2, 5)[0][0])
     assert str(_fouled_setting(hand, "low")) == str(_fouled_setting(hand, "low"))
+
+
+def test_a_timeout_foul_under_a_rule_set_that_refuses_fouls_names_the_seat() -> None:
+    house = cp.RuleSet.preset("maceplay").replace(name="strict", timeout="foul")
+    table = cp.Table(players=2, rules=house, seed=1)
+    table.deal()
+    table.ask(0)
+    with pytest.raises(InvalidDecisionError, match="player 1"):
+        table.settle()

@@ -36,6 +36,7 @@ CATEGORY_NAMES: tuple[str, ...]
 CATEGORY_LABELS: tuple[str, ...]
 FRONT_CATEGORY_NAMES: tuple[str, ...]
 NATURAL_NAMES: tuple[str, ...]
+NO_NATURAL: int
 ROW_NAMES: tuple[str, ...]
 PRESET_NAMES: tuple[str, ...]
 RULE_FIELDS: tuple[str, ...]

@@ -80,9 +80,7 @@ COLUMNS = (
 )
 """The result columns, one row per round and seat (see :class:`Simulation`)."""
 
-CHOICES = ("play", "declare", "surrender")
-STATUSES = ("played", "fouled", "natural", "surrendered")
-NO_NATURAL = 255
+NO_NATURAL = _core.NO_NATURAL
 
 
 def _whole(name: str, value: object, low: int, high: int = 2**63 - 1) -> int:

@@ -113,7 +113,7 @@ pub fn parse_hands<'py>(
             return Err(PyErr::from(Error::InvalidShape {
                 what: format!("line {i}"),
                 expected: format!("{cards} cards"),
-                got: format!("{} cards", parsed.len()),
+                got: crate::error::count(parsed.len(), "card"),
             }));
         }
         out.extend(parsed.iter().map(|c: &Card| c.code()));

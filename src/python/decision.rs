@@ -110,7 +110,7 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
             Err(rows) => Err(PyErr::from(Error::InvalidShape {
                 what: format!("player {player}"),
                 expected: "3 rows (front, middle, back)".into(),
-                got: format!("{} rows", rows.len()),
+                got: crate::error::count(rows.len(), "row"),
             })),
         },
         None => {

@@ -46,7 +46,7 @@ fn extract_hand(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 13]> {
         .map_err(|v: Vec<u8>| Error::InvalidShape {
             what: "hand".into(),
             expected: "13 cards".into(),
-            got: format!("{} cards", v.len()),
+            got: crate::error::count(v.len(), "card"),
         })
         .map_err(PyErr::from)
 }

@@ -303,7 +303,7 @@ fn check_table(decisions: &[Decision], bankrolls: Option<&[i64]>, dealer: usize)
             return Err(Error::InvalidShape {
                 what: "bankrolls".into(),
                 expected: format!("{n} values (one per player)"),
-                got: format!("{} values", b.len()),
+                got: crate::error::count(b.len(), "value"),
             });
         }
         if let Some((i, v)) = b.iter().enumerate().find(|(_, &v)| v < 0) {

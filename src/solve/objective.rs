@@ -29,7 +29,7 @@ impl RowValues {
                 return Err(Error::InvalidShape {
                     what: format!("RowValues {name}"),
                     expected: format!("{want} values (one per {name} rank class)"),
-                    got: format!("{} values", values[r].len()),
+                    got: crate::error::count(values[r].len(), "value"),
                 });
             }
             // bounded so that the sum of three rows stays finite
