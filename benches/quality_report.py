@@ -123,9 +123,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--progress", action="store_true")
     args = ap.parse_args()
-    duels(args)
-    if args.calibration_rounds:
+    if args.calibration_rounds:  # first: cheap, and the duels' Monte Carlo rows take long
         calibration(args)
+    duels(args)
 
 
 if __name__ == "__main__":

@@ -290,7 +290,7 @@ class Scoop:
         return cls(CHOICES["scoop.kind"][2], units)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "amount": self.amount}
+        return _part_fields(self)
 
     @classmethod
     def from_dict(cls, data: object) -> Scoop:
@@ -319,11 +319,7 @@ class Sweep:
         return cls()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "multiplier": self.multiplier,
-            "min_players": self.min_players,
-            "fouled_counts": self.fouled_counts,
-        }
+        return _part_fields(self)
 
     @classmethod
     def from_dict(cls, data: object) -> Sweep:
@@ -359,7 +355,7 @@ class Foul:
         return cls(CHOICES["foul.kind"][2], 0)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "amount": self.amount}
+        return _part_fields(self)
 
     @classmethod
     def from_dict(cls, data: object) -> Foul:
@@ -409,12 +405,10 @@ class Naturals:
         return self.values.get(name)
 
     def to_dict(self) -> dict[str, Any]:
+        out = _part_fields(self)
         values = self.values
-        return {
-            "declaration": self.declaration,
-            "must_show": self.must_show,
-            "values": dict(values) if isinstance(values, Mapping) else values,
-        }
+        out["values"] = dict(values) if isinstance(values, Mapping) else values
+        return out
 
     @classmethod
     def from_dict(cls, data: object) -> Naturals:
