@@ -199,6 +199,10 @@ def _given(data: Mapping[str, Any]) -> dict[str, Any]:
 _BONUS_DEFAULTS: dict[str, Any] = _DEFAULTS["bonus"]
 
 
+def _part_fields(part: Any) -> dict[str, Any]:
+    return {f.name: getattr(part, f.name) for f in dataclasses.fields(part)}
+
+
 @dataclass(frozen=True, slots=True)
 class BonusTable:
     """Row values of winning hands, per row and category (docs/rules.md, "Row bonuses").
@@ -629,10 +633,6 @@ def _text(text: object, what: str) -> str:
             f"rule set {what} must be text (str or UTF-8 bytes), got {type(text).__name__}"
         )
     return text
-
-
-def _part_fields(part: Any) -> dict[str, Any]:
-    return {f.name: getattr(part, f.name) for f in dataclasses.fields(part)}
 
 
 def _part_dict(part: Any) -> Any:
