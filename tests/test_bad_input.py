@@ -16,6 +16,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import chinese_poker as cp
 import numpy as np
@@ -521,3 +522,21 @@ def test_cli_dead_code_is_gone() -> None:
     from chinese_poker import cli as module
 
     assert not hasattr(module, "greedy_setting")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cp.Card(True),
+        lambda: cp.evaluate(b"As Kd Qh"),
+        lambda: cp.evaluate([True, 2, 3]),
+        lambda: cp.CardSet.from_mask(1.5),
+        lambda: cp.HandRank("3"),
+    ],
+)
+def test_wrong_types_are_package_errors_and_type_errors(call: Any) -> None:
+    from chinese_poker.exceptions import ChinesePokerError, InvalidTypeError
+
+    with pytest.raises(InvalidTypeError) as info:
+        call()
+    assert isinstance(info.value, TypeError) and isinstance(info.value, ChinesePokerError)

@@ -11,6 +11,7 @@ __all__ = [
     "InvalidTablesError",
     "InvalidDecisionError",
     "InvalidArgumentError",
+    "InvalidTypeError",
 ]
 
 
@@ -45,3 +46,9 @@ class InvalidDecisionError(ChinesePokerError, ValueError):
 
 class InvalidArgumentError(ChinesePokerError, ValueError):
     """A call argument outside what it accepts, such as ``threads=0``. Names the argument."""
+
+
+class InvalidTypeError(ChinesePokerError, TypeError):
+    """An argument of the wrong Python type where data is expected: a ``bool``, ``bytes`` or
+    ``float`` where card codes go, a number where a path goes. Names the argument or position.
+    A ``TypeError`` too, so ``except TypeError`` keeps working."""

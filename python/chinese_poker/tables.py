@@ -35,7 +35,12 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .exceptions import InvalidArgumentError, InvalidShapeError, InvalidTablesError
+from .exceptions import (
+    InvalidArgumentError,
+    InvalidShapeError,
+    InvalidTablesError,
+    InvalidTypeError,
+)
 from .rules import RuleSet
 
 __all__ = [
@@ -101,7 +106,9 @@ def _check_players(players: object) -> int:
 def _path_arg(name: str, path: object) -> Path:
     if isinstance(path, str | os.PathLike):
         return Path(path)
-    raise TypeError(f"{name}: expected a path (str or os.PathLike), got {type(path).__name__}")
+    raise InvalidTypeError(
+        f"{name}: expected a path (str or os.PathLike), got {type(path).__name__}"
+    )
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -383,7 +390,7 @@ def clear_cache() -> None:
 def _count_arg(name: str, value: object, low: int, high: int) -> int:
     # ints and numpy integers; a bool or a float is a mistake, not a count
     if isinstance(value, bool | float) or not isinstance(value, SupportsIndex):
-        raise TypeError(f"{name}: expected an int, got {type(value).__name__}")
+        raise InvalidTypeError(f"{name}: expected an int, got {type(value).__name__}")
     n = operator.index(value)
     if not low <= n <= high:
         raise InvalidArgumentError(f'argument "{name}": expected {low} to {high:,}, got {n}')
@@ -413,7 +420,9 @@ def train_tables(
     seed = _count_arg("seed", seed, 0, 2**64 - 1)
     deals = _count_arg("deals", deals, 1, MAX_DEALS)
     if progress is not None and not callable(progress):
-        raise TypeError(f"progress: expected a callable or None, got {type(progress).__name__}")
+        raise InvalidTypeError(
+            f"progress: expected a callable or None, got {type(progress).__name__}"
+        )
     target = None if out is None else check_writable(out)
     start = time.perf_counter()
     trained = _core.train_tables(

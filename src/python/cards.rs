@@ -2,7 +2,7 @@
 
 use crate::card::{self, Card, CardSet};
 use crate::error::{clip, count, Error};
-use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyMemoryView, PyString, PyType};
 
@@ -119,7 +119,7 @@ impl PyCardSet {
             IntArg::Value(m) if m >= 0 => Err(bad(format!("{m:#x}"))),
             IntArg::Value(m) => Err(bad(m.to_string())),
             IntArg::TooLarge(text) => Err(bad(text)),
-            IntArg::NotInt(type_name) => Err(PyTypeError::new_err(format!(
+            IntArg::NotInt(type_name) => Err(super::errors::InvalidTypeError::new_err(format!(
                 "CardSet.from_mask: expected an int mask, got {type_name}"
             ))),
         }
@@ -238,7 +238,7 @@ fn not_a_code(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
     } else {
         ""
     };
-    PyTypeError::new_err(format!(
+    super::errors::InvalidTypeError::new_err(format!(
         "{what}: expected an int card code 0..=51, got {}{hint}",
         type_name(obj)
     ))
@@ -249,7 +249,7 @@ fn not_a_code(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
 /// `UnicodeEncodeError`.
 fn text_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
     let s = obj.cast::<PyString>().map_err(|_| {
-        PyTypeError::new_err(format!(
+        super::errors::InvalidTypeError::new_err(format!(
             "{name}: expected str, got {}{}",
             type_name(obj),
             bytes_hint(obj)
@@ -292,7 +292,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Card> {
         return Card::parse_token(pystr(s, position)?.trim(), position).map_err(PyErr::from);
     }
     card_from_int(obj, position)?.ok_or_else(|| {
-        PyTypeError::new_err(format!(
+        super::errors::InvalidTypeError::new_err(format!(
             "card at position {position}: expected Card, str or int, got {}",
             type_name(obj)
         ))
@@ -309,7 +309,7 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         return Ok(set.get().0.cards_desc());
     }
     if is_bytes_like(obj) {
-        return Err(PyTypeError::new_err(format!(
+        return Err(super::errors::InvalidTypeError::new_err(format!(
             "cards: expected str, CardSet or an iterable of cards, got {}{}",
             type_name(obj),
             bytes_hint(obj)

@@ -12,6 +12,8 @@ pyo3::import_exception!(chinese_poker.exceptions, InvalidShapeError);
 pyo3::import_exception!(chinese_poker.exceptions, InvalidRulesError);
 pyo3::import_exception!(chinese_poker.exceptions, InvalidDecisionError);
 pyo3::import_exception!(chinese_poker.exceptions, InvalidArgumentError);
+// Raised by the bindings themselves (a Python type check, not a core error).
+pyo3::import_exception!(chinese_poker.exceptions, InvalidTypeError);
 
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {

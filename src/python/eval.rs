@@ -4,7 +4,6 @@ use super::cards::{extract_cards, int_arg, IntArg, PyCard};
 use crate::error::Error;
 use crate::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
 use numpy::PyArray1;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyAny, PyInt, PyList, PyTuple, PyType};
@@ -56,7 +55,7 @@ impl PyHandRank {
                 .map(PyHandRank)
                 .ok_or_else(|| bad(v.to_string())),
             IntArg::TooLarge(text) => Err(bad(text)),
-            IntArg::NotInt(type_name) => Err(PyTypeError::new_err(format!(
+            IntArg::NotInt(type_name) => Err(super::errors::InvalidTypeError::new_err(format!(
                 "HandRank: expected an int raw value, got {type_name}"
             ))),
         }
