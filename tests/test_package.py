@@ -90,5 +90,7 @@ def test_exceptions() -> None:
     for name in exceptions.__all__:
         cls = getattr(exceptions, name)
         assert issubclass(cls, exceptions.ChinesePokerError), name
-        if name.startswith("Invalid") or name.startswith("Duplicate"):
+        if name == "InvalidTypeError":  # a wrong type, not a wrong value
+            assert issubclass(cls, TypeError), name
+        elif name.startswith("Invalid") or name.startswith("Duplicate"):
             assert issubclass(cls, ValueError), name

@@ -1,4 +1,5 @@
-"""Exceptions raised by chinese_poker. Input errors are also ``ValueError`` subclasses."""
+"""Exceptions raised by chinese_poker. Input errors are also ``ValueError`` subclasses (a wrong
+argument type, ``InvalidTypeError``, is a ``TypeError``)."""
 
 from __future__ import annotations
 
