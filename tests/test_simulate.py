@@ -172,3 +172,10 @@ def test_simulate_bad_arguments(kwargs: dict[str, Any]) -> None:
     args: dict[str, Any] = {"rounds": 10, "players": 2, "progress": False, **kwargs}
     with pytest.raises(InvalidArgumentError):
         cp.simulate(**args)
+
+
+def test_policies_are_picklable_values() -> None:
+    import pickle
+
+    for p in (cp.TableEV(), cp.MonteCarlo(samples=50), cp.Greedy(), cp.RandomLegal()):
+        assert pickle.loads(pickle.dumps(p)) == p
