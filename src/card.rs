@@ -260,6 +260,29 @@ impl CardSet {
     }
 }
 
+/// The one order every row is printed in (display only: settings keep the order they were
+/// given in as data). Cards of a rank held more often come first (quads, trips, pairs), then
+/// higher ranks; a wheel straight (A 2 3 4 5) reads from its five (5 4 3 2 A), since that is
+/// how it ranks; within a rank, suits from spades down. So a row reads the way its rank is
+/// described: "Q♠ Q♥ 5♠ 5♦ A♣" is two pair, queens and fives, ace kicker.
+pub fn display_order(cards: &[Card]) -> Vec<Card> {
+    let mut counts = [0u8; 13];
+    for c in cards {
+        counts[c.rank() as usize] += 1;
+    }
+    let distinct = counts.iter().filter(|&&n| n > 0).count();
+    let wheel = cards.len() == 5
+        && distinct == 5
+        && [12usize, 0, 1, 2, 3].iter().all(|&r| counts[r] == 1);
+    let key = |c: &Card| {
+        let rank = if wheel && c.rank() == 12 { 0 } else { c.rank() + 1 };
+        (counts[c.rank() as usize], rank, c.suit())
+    };
+    let mut out = cards.to_vec();
+    out.sort_by(|a, b| key(b).cmp(&key(a)));
+    out
+}
+
 impl fmt::Display for CardSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let parts: Vec<String> = self.cards_desc().iter().map(|c| c.to_string()).collect();
@@ -270,6 +293,23 @@ impl fmt::Display for CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn order(text: &str) -> String {
+        let cards = parse_cards(text).unwrap();
+        let shown: Vec<String> = display_order(&cards).iter().map(|c| c.to_string()).collect();
+        shown.join(" ")
+    }
+
+    #[test]
+    fn rows_display_by_significance() {
+        assert_eq!(order("5s Kh 5h Ks 5d"), "5s 5h 5d Ks Kh");
+        assert_eq!(order("2c Qs 5d Qh 5s"), "Qs Qh 5s 5d 2c");
+        assert_eq!(order("Ah 3c 5d 4s 2h"), "5d 4s 3c 2h Ah");
+        assert_eq!(order("Th Ah Jh Qh Kh"), "Ah Kh Qh Jh Th");
+        assert_eq!(order("2c Ac Kc"), "Ac Kc 2c");
+        assert_eq!(order("Kc Ah Kd"), "Kd Kc Ah");
+        assert_eq!(order("9c 2s 9s 9h 9d"), "9s 9h 9d 9c 2s");
+    }
 
     #[test]
     fn every_spelling_round_trips() {

@@ -70,6 +70,27 @@ impl Setting {
     }
 }
 
+impl Setting {
+    /// The rows as people read them: each in [`crate::card::display_order`], suit symbols,
+    /// `Q♠ Q♥ Q♦ / 5♠ 5♥ 5♦ K♠ K♥ / 9♠ 9♥ 9♦ 9♣ 2♠`. Display only; `Display` keeps the cards
+    /// in the order they were set, as data.
+    pub fn pretty(&self) -> String {
+        let row = |cs: &[Card]| {
+            crate::card::display_order(cs)
+                .iter()
+                .map(|c| c.pretty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{} / {} / {}",
+            row(&self.front),
+            row(&self.middle),
+            row(&self.back)
+        )
+    }
+}
+
 impl fmt::Display for Setting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let row = |cs: &[Card]| {

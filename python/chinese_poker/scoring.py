@@ -165,11 +165,24 @@ class Setting:
         f, m, b = self.ranks(wheel)
         return f > m or m > b
 
-    def __str__(self) -> str:
+    def to_text(self) -> str:
+        """``"Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"``: the cards in the order they were
+        set, as :meth:`parse` reads them (data; ``str()`` is the display)."""
         return " / ".join(self._text(r) for r in self.rows())
 
+    def __str__(self) -> str:
+        """Three rows, each in the one display order (:func:`chinese_poker.display.ordered`)."""
+        from .display import text
+
+        return text(self)
+
     def __repr__(self) -> str:
-        return f"Setting.parse({str(self)!r})"
+        return f"Setting.parse({self.to_text()!r})"
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +206,28 @@ class Declare:
                     f"Declare: expected a Setting or (front, middle, back), got {self.setting!r}"
                 )
 
+    def __str__(self) -> str:
+        from .display import text
+
+        return text(self)
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Surrender:
     """Give up before the showdown and pay each opponent the rule set's surrender cost."""
+
+    def __str__(self) -> str:
+        return "surrender"
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
 
 
 DecisionLike: TypeAlias = Setting | Declare | Surrender | Sequence[RowLike]

@@ -172,6 +172,16 @@ class SeatSummary:
     natural_rate: float
     surrender_rate: float
 
+    def __str__(self) -> str:
+        from .display import text
+
+        return text(self)
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
+
 
 class _Tally:
     """Running per-seat sums, so a streamed run can be summarised without its rows."""
@@ -282,6 +292,22 @@ class Simulation:
     def summary(self) -> tuple[SeatSummary, ...]:
         """Per seat: mean points per round with a 95% interval and the event rates."""
         return self._tally.summary(self.policies)
+
+    def __repr__(self) -> str:
+        from .display import simulation_repr
+
+        return simulation_repr(self)
+
+    def __str__(self) -> str:
+        """The run, then the per-seat table: points per round with its 95% interval, rates."""
+        from .display import text
+
+        return text(self)
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
 
     def _need_columns(self) -> dict[str, npt.NDArray[Any]]:
         if self.columns is None:
@@ -601,13 +627,20 @@ class DuelResult:
     interrupted: bool
     edges: npt.NDArray[np.float64] = field(repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        from .display import duel_repr
+
+        return duel_repr(self)
+
     def __str__(self) -> str:
-        need = "∞" if math.isinf(self.deals_needed) else f"{self.deals_needed:,.0f}"
-        return (
-            f"{self.a} vs {self.b} ({self.rules}, {self.players} players, {self.deals:,} deals): "
-            f"edge {self.edge:+.4f} points/hand, 95% CI [{self.ci_low:+.4f}, {self.ci_high:+.4f}]"
-            f", same setting {self.same_share:.1%}, deals to resolve {need}"
-        )
+        from .display import duel_text
+
+        return duel_text(self)
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
 
 
 def duel(

@@ -502,6 +502,22 @@ class BatchSolution:
         """Every hand's decision, in order."""
         return [self.decision(i) for i in range(len(self.decisions))]
 
+    def __repr__(self) -> str:
+        from .display import batch_repr
+
+        return batch_repr(self)
+
+    def __str__(self) -> str:
+        """The decisions counted, then the first hands: decision, rows and value."""
+        from .display import text
+
+        return text(self)
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
+
 
 def solve_batch(
     codes: npt.NDArray[np.uint8],

@@ -102,13 +102,28 @@ class RoundRecord:
             "settlement": self.settlement.to_dict(),
         }
 
+    def __repr__(self) -> str:
+        from .display import round_repr
+
+        return round_repr(self)
+
+    def __str__(self) -> str:
+        from .display import text
+
+        return text(self)
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
+
 
 def _describe(d: Setting | Declare | Surrender) -> str:
     if isinstance(d, Surrender):
         return "surrender"
     if isinstance(d, Declare):
-        return f"declare {d.natural}: {d.setting}"
-    return str(d)
+        return f"declare {d.natural}: {d.setting.to_text()}"
+    return d.to_text()
 
 
 class Table:
@@ -157,6 +172,22 @@ class Table:
         self.history: list[RoundRecord] = []
         self._hands: npt.NDArray[np.uint8] | None = None
         self._decisions: dict[int, Setting | Declare | Surrender] = {}
+
+    def __repr__(self) -> str:
+        from .display import table_repr
+
+        return table_repr(self)
+
+    def __str__(self) -> str:
+        """The setup, the hands of a round in progress, and each settled round's totals."""
+        from .display import text
+
+        return text(self)
+
+    def _repr_html_(self) -> str:
+        from .display import html
+
+        return html(self)
 
     # -- a round ---------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ use crate::card::{self, Card, CardSet};
 use crate::error::{clip, count, Error};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyMemoryView, PyString, PyType};
 
 /// One playing card. `code = rank * 4 + suit` (ranks 2..A = 0..12, suits c d h s = 0..3).
@@ -74,6 +75,10 @@ impl PyCard {
     }
     fn __int__(&self) -> u8 {
         self.0.code()
+    }
+    /// The card as Jupyter shows it: its symbol, red or black.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
     }
 }
 
@@ -161,10 +166,36 @@ impl PyCardSet {
     fn __repr__(&self) -> String {
         format!("CardSet('{}')", self.0)
     }
+    /// The cards as Jupyter shows them, highest first, with coloured suits.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
+    }
     /// Pickles as `CardSet("As Kd ...")`, for every pickle protocol.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
         (slf.get_type(), (slf.get().0.to_string(),))
     }
+}
+
+/// `chinese_poker.display.<function>(obj)`: the text and HTML layouts of every result object are
+/// written once, in that module, which is imported on first use and kept.
+pub fn display(obj: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
+    static DISPLAY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let py = obj.py();
+    let module = DISPLAY.get_or_try_init(py, || {
+        py.import("chinese_poker.display").map(Bound::unbind)
+    })?;
+    module.bind(py).getattr(function)?.call1((obj,))?.extract()
+}
+
+/// The cards of one row in the order every row is printed in: cards of a rank held more often
+/// first (quads, trips, pairs), then higher ranks, a wheel straight from its five; suits from
+/// spades down. For display only: settings keep their cards' order as data.
+#[pyfunction]
+pub fn display_order(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+    Ok(card::display_order(&extract_cards(cards)?)
+        .into_iter()
+        .map(PyCard)
+        .collect())
 }
 
 /// Parses text into a list of cards (spaces and/or commas between cards).

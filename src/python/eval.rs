@@ -35,30 +35,52 @@ pub fn parse_wheel(wheel: &str) -> PyResult<Wheel> {
 #[derive(Clone, Copy)]
 pub struct PyHandRank(pub HandRank);
 
+/// A `HandRank` from its raw value; errors name the argument `raw`.
+fn rank_from_raw_arg(raw: &Bound<'_, PyAny>) -> PyResult<PyHandRank> {
+    let bad = |got: String| {
+        PyErr::from(Error::InvalidArgument {
+            name: "raw".into(),
+            reason: format!(
+                "expected a HandRank.raw value from evaluate/evaluate_batch, got {got}"
+            ),
+        })
+    };
+    match int_arg(raw)? {
+        IntArg::Value(v) => u32::try_from(v)
+            .ok()
+            .and_then(HandRank::checked_from_raw)
+            .map(PyHandRank)
+            .ok_or_else(|| bad(v.to_string())),
+        IntArg::TooLarge(text) => Err(bad(text)),
+        IntArg::NotInt(type_name) => Err(super::errors::InvalidTypeError::new_err(format!(
+            "HandRank: expected an int raw value, got {type_name}"
+        ))),
+    }
+}
+
 #[pymethods]
 impl PyHandRank {
-    /// Rebuilds a rank from its `raw` value (as returned by `evaluate_batch`).
+    /// Rebuilds a rank from its `raw` value (as returned by `evaluate_batch`). `description`,
+    /// if given, must be the rank's `describe()`: it makes `repr` evaluable and readable.
     #[new]
-    fn new(raw: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let bad = |got: String| {
-            PyErr::from(Error::InvalidArgument {
-                name: "raw".into(),
+    #[pyo3(signature = (raw, description = None))]
+    fn new(raw: &Bound<'_, PyAny>, description: Option<&str>) -> PyResult<Self> {
+        let rank = rank_from_raw_arg(raw)?;
+        match description {
+            Some(d) if d != rank.0.describe() => Err(PyErr::from(Error::InvalidArgument {
+                name: "description".into(),
                 reason: format!(
-                    "expected a HandRank.raw value from evaluate/evaluate_batch, got {got}"
+                    "HandRank {} is {:?}, not {d:?}",
+                    rank.0.raw(),
+                    rank.0.describe()
                 ),
-            })
-        };
-        match int_arg(raw)? {
-            IntArg::Value(v) => u32::try_from(v)
-                .ok()
-                .and_then(HandRank::checked_from_raw)
-                .map(PyHandRank)
-                .ok_or_else(|| bad(v.to_string())),
-            IntArg::TooLarge(text) => Err(bad(text)),
-            IntArg::NotInt(type_name) => Err(super::errors::InvalidTypeError::new_err(format!(
-                "HandRank: expected an int raw value, got {type_name}"
-            ))),
+            })),
+            _ => Ok(rank),
         }
+    }
+    /// The rank in words, as Jupyter shows it.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        super::cards::display(slf.as_any(), "html")
     }
     /// The ordered integer (see the README's "HandRank layout").
     #[getter]

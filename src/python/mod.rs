@@ -70,7 +70,7 @@ mod _core {
     #[pymodule_export]
     use super::arrays::parse_hands;
     #[pymodule_export]
-    use super::cards::{parse_cards, PyCard, PyCardSet};
+    use super::cards::{display_order, parse_cards, PyCard, PyCardSet};
     #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
     #[pymodule_export]

@@ -6,7 +6,7 @@
 //! `_from_dict` re-checks it (cards, ranks, names) so that a damaged pickle raises
 //! `InvalidShapeError` rather than building a result that never came from the core.
 
-use super::cards::PyCard;
+use super::cards::{display, PyCard};
 use super::decision::classes;
 use super::eval::PyHandRank;
 use crate::card::{parse_cards, Card};
@@ -35,6 +35,21 @@ pub fn py_setting<'py>(py: Python<'py>, s: &Setting) -> PyResult<Bound<'py, PyAn
 fn setting_of_codes(codes: &[u8; 13]) -> Setting {
     let cards = codes.map(|c| Card::from_code(c).expect("the core's codes are valid"));
     Setting::new(&cards[..3], &cards[3..8], &cards[8..]).expect("the core's codes are distinct")
+}
+
+/// A setting's text for reprs that cannot be evaluated: rows in the one display order
+/// ([`crate::card::display_order`]), plain letters.
+fn shown(codes: &[u8; 13]) -> String {
+    let s = setting_of_codes(codes);
+    [&s.front[..], &s.middle[..], &s.back[..]]
+        .map(|row| {
+            crate::card::display_order(row)
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .join(" / ")
 }
 
 fn ranks_tuple<'py>(py: Python<'py>, raws: [u32; 3]) -> PyResult<Bound<'py, PyTuple>> {
@@ -235,6 +250,13 @@ impl PyRowResult {
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
         to_py_reduce(slf.as_any(), slf.get().dict(slf.py())?)
     }
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "text")
+    }
+    /// The HTML Jupyter shows (cards with coloured suits, tables).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
+    }
     fn __repr__(&self) -> String {
         let winner = self.r.winner.map_or("None".into(), |w| w.to_string());
         format!(
@@ -398,6 +420,13 @@ impl PyMatchup {
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
         to_py_reduce(slf.as_any(), slf.get().dict(slf.py())?)
     }
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "text")
+    }
+    /// The HTML Jupyter shows (cards with coloured suits, tables).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
+    }
     fn __repr__(&self) -> String {
         format!(
             "Matchup(a={}, b={}, kind='{}', points={})",
@@ -481,6 +510,13 @@ impl PyPayment {
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
         to_py_reduce(slf.as_any(), slf.get().dict(slf.py())?)
+    }
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "text")
+    }
+    /// The HTML Jupyter shows (cards with coloured suits, tables).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
     }
     fn __repr__(&self) -> String {
         let p = &self.0;
@@ -631,6 +667,13 @@ impl PyPlayerResult {
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
         to_py_reduce(slf.as_any(), slf.get().dict(slf.py())?)
+    }
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "text")
+    }
+    /// The HTML Jupyter shows (cards with coloured suits, tables).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
     }
     fn __repr__(&self) -> String {
         format!(
@@ -802,8 +845,13 @@ impl PySettlement {
     fn explain(&self) -> String {
         self.0.explain()
     }
-    fn __str__(&self) -> String {
-        self.0.explain()
+    /// Who played what, the matchup table and the totals; `explain()` has every rule.
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "text")
+    }
+    /// The HTML Jupyter shows (cards with coloured suits, tables).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
     }
     fn __repr__(&self) -> String {
         let totals: Vec<String> = self.0.totals().iter().map(|t| t.to_string()).collect();
@@ -927,10 +975,17 @@ impl PyAlternative {
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
         to_py_reduce(slf.as_any(), slf.get().dict(slf.py())?)
     }
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "text")
+    }
+    /// The HTML Jupyter shows (cards with coloured suits, tables).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
+    }
     fn __repr__(&self) -> String {
         format!(
             "Alternative('{}', value={})",
-            setting_of_codes(&self.codes),
+            shown(&self.codes),
             self.value
         )
     }
@@ -1212,7 +1267,10 @@ impl PySolution {
             .zip(rows)
             .zip(self.raw_ranks)
             .map(|((row, cards), raw)| {
-                let shown: Vec<String> = cards.iter().map(|c| c.pretty()).collect();
+                let shown: Vec<String> = crate::card::display_order(cards)
+                    .iter()
+                    .map(|c| c.pretty())
+                    .collect();
                 format!(
                     "  {:<7}{:<16} {}",
                     row.name(),
@@ -1259,7 +1317,7 @@ impl PySolution {
                     "  {}. {}  {}  ({})",
                     i + 1,
                     fmt(alt.value, Some(alt.stderr)),
-                    setting_of_codes(&alt.codes),
+                    setting_of_codes(&alt.codes).pretty(),
                     describe_ranks(alt.raw_ranks)
                 ));
             }
@@ -1269,6 +1327,10 @@ impl PySolution {
     fn __str__(&self) -> String {
         self.explain()
     }
+    /// The HTML Jupyter shows (cards with coloured suits, tables).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        display(slf.as_any(), "html")
+    }
     fn __repr__(&self) -> String {
         let what = match self.choice {
             Choice::Declare(k) => format!("declare {}", k.key()),
@@ -1276,7 +1338,7 @@ impl PySolution {
         };
         format!(
             "Solution('{what}', '{}', value={}, objective='{}')",
-            setting_of_codes(&self.codes),
+            shown(&self.codes),
             self.value,
             self.objective
         )

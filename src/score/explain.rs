@@ -20,7 +20,7 @@ impl Settlement {
         for (i, p) in self.players.iter().enumerate() {
             let mut line = format!("{}: {}", player_label(i), p.status.name());
             if let Some(s) = &p.setting {
-                let _ = write!(line, " [{s}]");
+                let _ = write!(line, " [{}]", s.pretty());
             }
             if let Some((kind, value)) = p.natural {
                 let how = if p.auto_declared {

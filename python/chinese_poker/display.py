@@ -1,0 +1,658 @@
+"""How the package's objects read: the text of ``str()`` and the HTML Jupyter shows
+(``_repr_html_``), written once here for cards, ranks, settings, solutions, settlements, batch
+solutions, simulations, duels and tables.
+
+Rows are always shown in one card order, :func:`ordered` (the core's ``display_order``): cards of
+a rank held more often first (quads, trips, pairs), then higher ranks, a wheel straight from its
+five (``5 4 3 2 A``), suits from spades down; so a row reads the way its rank is described. That
+order is for display only: settings keep their cards in the order they were set, as data
+(``to_dict()``, arrays, the evaluable ``repr`` of a :class:`~chinese_poker.Setting`).
+
+Seats are ``P0``, ``P1``, ... in every layout, as in ``Settlement.explain()``. The HTML escapes
+every piece of text and colours suits (red ♥ ♦, black ♠ ♣) on a white card face, so it reads in
+light and dark notebook themes alike.
+
+    >>> import chinese_poker as cp
+    >>> from chinese_poker.display import ordered, row_text
+    >>> row_text(cp.parse_cards("5s Kh 5h Ks 5d"))
+    '5♠ 5♥ 5♦ K♠ K♥'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from html import escape
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from ._core import (
+    Alternative,
+    Card,
+    CardSet,
+    HandRank,
+    Matchup,
+    Payment,
+    PlayerResult,
+    RowResult,
+    Settlement,
+    Solution,
+)
+from .scoring import Declare, Setting, Surrender
+from .simulate import DuelResult, SeatSummary, Simulation
+from .solver import BatchSolution
+from .table import RoundRecord, Table
+
+__all__ = ["html", "ordered", "row_text", "seat", "text"]
+
+_ROWS: tuple[str, ...] = _core.ROW_NAMES
+_CHOICES = ("play", "declare", "surrender")
+_STATUS = ("played", "fouled", "natural", "surrendered")
+_BATCH_SHOWN = 10  # hands a batch solution lists before "and N more"
+
+
+# -- pieces ------------------------------------------------------------------------------------
+
+
+def ordered(cards: Iterable[Card | str | int] | CardSet | str) -> tuple[Card, ...]:
+    """The cards of one row in the display order (see the module docstring)."""
+    return tuple(_core.display_order(cards))
+
+
+def row_text(cards: Iterable[Card | str | int] | CardSet | str) -> str:
+    """``"5♠ 5♥ 5♦ K♠ K♥"``: a row in the display order, with suit symbols."""
+    return " ".join(c.pretty() for c in ordered(cards))
+
+
+def seat(i: int) -> str:
+    """A seat's label in every layout, as ``Settlement.explain()`` writes it."""
+    return f"P{i}"
+
+
+def _signed(v: float, digits: int = 0) -> str:
+    if digits == 0 and float(v).is_integer():
+        return f"{int(v):+d}" if v != 0 else "0"
+    return f"{v:+.{digits}f}"
+
+
+def _setting_rows(s: Setting) -> list[str]:
+    return [row_text(r) for r in s.rows()]
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> str:
+    """Monospaced columns; ``right``: indices of right-aligned (number) columns."""
+    right = set(right)
+    widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        out = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(out).rstrip()
+
+    return "\n".join([line(headers), *(line(r) for r in rows)])
+
+
+# -- HTML pieces -------------------------------------------------------------------------------
+
+_CARD_STYLE = (
+    "display:inline-block;min-width:1.9em;margin:0 1px;padding:0 2px;border:1px solid #aaa;"
+    "border-radius:3px;background:#fff;font-family:monospace;text-align:center;color:"
+)
+_RED = "#c8102e"
+_BLACK = "#111"
+_CELL = "padding:2px 8px;text-align:left;vertical-align:top"
+
+
+def card_html(c: Card) -> str:
+    """One card: its symbol on a white face, hearts and diamonds red, spades and clubs black."""
+    colour = _RED if c.suit in (1, 2) else _BLACK
+    return (
+        f'<span class="cp-card" title="{escape(str(c))}" style="{_CARD_STYLE}{colour}">'
+        f"{escape(c.pretty())}</span>"
+    )
+
+
+def row_html(cards: Iterable[Card | str | int] | CardSet | str) -> str:
+    """A row of cards in the display order."""
+    return '<span class="cp-row">' + "".join(card_html(c) for c in ordered(cards)) + "</span>"
+
+
+def _cell(v: object) -> str:
+    return escape(str(v))
+
+
+def _html_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str | None = None
+) -> str:
+    """A table of cells that are already HTML (escape text with :func:`_cell` first)."""
+    head = "".join(f'<th style="{_CELL}">{escape(h)}</th>' for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f'<td style="{_CELL}">{c}</td>' for c in r) + "</tr>" for r in rows
+    )
+    cap = f"<caption style='text-align:left'>{escape(caption)}</caption>" if caption else ""
+    return (
+        f'<table class="cp-table" style="border-collapse:collapse">{cap}'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+def _div(*parts: str) -> str:
+    return '<div class="chinese-poker">' + "".join(parts) + "</div>"
+
+
+def _p(t: str) -> str:
+    return f"<p style='margin:4px 0'>{escape(t)}</p>"
+
+
+def _pre(t: str) -> str:
+    return f"<pre style='margin:4px 0'>{escape(t)}</pre>"
+
+
+# -- cards, ranks, settings --------------------------------------------------------------------
+
+
+def _setting_text(s: Setting) -> str:
+    return "\n".join(f"{name:<7}{row}" for name, row in zip(_ROWS, _setting_rows(s), strict=True))
+
+
+def _setting_html(s: Setting, ranks: Sequence[HandRank] | None = None) -> str:
+    rows = []
+    for i, (name, cards) in enumerate(zip(_ROWS, s.rows(), strict=True)):
+        cells = [_cell(name), row_html(cards)]
+        if ranks is not None:
+            cells.append(_cell(ranks[i].describe()))
+        rows.append(cells)
+    return _html_table(["row", "cards", *(["hand"] if ranks is not None else [])], rows)
+
+
+def _declare_text(d: Declare) -> str:
+    return f"declare {d.natural.replace('_', ' ')}\n{_setting_text(d.setting)}"
+
+
+def _declare_html(d: Declare) -> str:
+    return _div(_p(f"declare {d.natural.replace('_', ' ')}"), _setting_html(d.setting))
+
+
+# -- solutions ---------------------------------------------------------------------------------
+
+
+def _value(v: float, se: float | None = None) -> str:
+    return f"{v:+.3f}" + (f" ± {se:.3f}" if se else "")
+
+
+def _alternative_text(a: Alternative) -> str:
+    rows = " / ".join(_setting_rows(a.setting))
+    return f"{_value(a.value, a.stderr)}  {rows}  ({a.describe()})"
+
+
+def _alternative_html(a: Alternative) -> str:
+    return _div(_p(f"value {_value(a.value, a.stderr)}"), _setting_html(a.setting, a.ranks))
+
+
+def _solution_html(s: Solution) -> str:
+    head = s.explain().splitlines()
+    if s.decision == "declare":
+        what = f"declare {(s.natural or '').replace('_', ' ')}"
+    else:
+        what = s.decision
+    parts = [
+        _p(head[0]),
+        _p(f"{what}: {_value(s.value, s.stderr)}"),
+        _setting_html(s.setting, s.ranks),
+    ]
+    alts = s.alternatives[1:]
+    if alts:
+        rows = [
+            [
+                _cell(i),
+                _cell(_value(a.value, a.stderr)),
+                *(row_html(r) for r in a.setting.rows()),
+                _cell(a.describe()),
+            ]
+            for i, a in enumerate(alts, 2)
+        ]
+        parts.append(
+            _html_table(
+                ["#", "value", *_ROWS, "hands"],
+                rows,
+                f"next best of {s.candidates} candidate settings",
+            )
+        )
+    return _div(*parts)
+
+
+def _batch_rows(b: BatchSolution) -> list[list[str]]:
+    out = []
+    for i in range(min(len(b), _BATCH_SHOWN)):
+        d = b.decision(i)
+        what = "surrender" if isinstance(d, Surrender) else "play"
+        if isinstance(d, Declare):
+            what = f"declare {d.natural.replace('_', ' ')}"
+        out.append([str(i), what, *_decision_rows(d), f"{float(b.values[i]):+.3f}"])
+    return out
+
+
+def _decision_rows(d: Setting | Declare | Surrender) -> list[str]:
+    if isinstance(d, Surrender):
+        d_setting = None
+    else:
+        d_setting = d.setting if isinstance(d, Declare) else d
+    return ["–"] * 3 if d_setting is None else _setting_rows(d_setting)
+
+
+def _batch_head(b: BatchSolution) -> str:
+    counts = np.bincount(np.asarray(b.decisions, dtype=np.int64), minlength=3)
+    parts = ", ".join(f"{int(n):,} {c}" for c, n in zip(_CHOICES, counts, strict=False) if n)
+    mean = f", mean value {float(np.mean(b.values)):+.3f}" if len(b) else ""
+    return f"{len(b):,} hands ({parts or 'none'}){mean}"
+
+
+def batch_repr(b: BatchSolution) -> str:
+    counts = np.bincount(np.asarray(b.decisions, dtype=np.int64), minlength=3)
+    return "BatchSolution(hands={}, play={}, declare={}, surrender={})".format(
+        len(b), *(int(n) for n in counts[:3])
+    )
+
+
+def _batch_text(b: BatchSolution) -> str:
+    out = [_batch_head(b)]
+    if len(b):
+        out.append(
+            _table(["#", "decision", *_ROWS, "value"], _batch_rows(b), right=(0, 5)),
+        )
+    if len(b) > _BATCH_SHOWN:
+        out.append(f"... and {len(b) - _BATCH_SHOWN:,} more")
+    return "\n".join(out)
+
+
+def _batch_html(b: BatchSolution) -> str:
+    rows = []
+    for i, r in enumerate(_batch_rows(b)):
+        d = b.decision(i)
+        setting = None if isinstance(d, Surrender) else (d.setting if isinstance(d, Declare) else d)
+        cards = ["–"] * 3 if setting is None else [row_html(c) for c in setting.rows()]
+        rows.append([_cell(r[0]), _cell(r[1]), *cards, _cell(r[5])])
+    parts = [_p(_batch_head(b))]
+    if rows:
+        parts.append(_html_table(["#", "decision", *_ROWS, "value"], rows))
+    if len(b) > _BATCH_SHOWN:
+        parts.append(_p(f"... and {len(b) - _BATCH_SHOWN:,} more"))
+    return _div(*parts)
+
+
+# -- settlements -------------------------------------------------------------------------------
+
+
+def _row_result_text(r: RowResult) -> str:
+    if r.winner is None:
+        return f"{r.row}: tie"
+    notes = " (bonus doubled)" if r.doubled else " (bonus)" if r.bonus else ""
+    notes += " (on suits)" if r.suit_break else ""
+    return f"{r.row}: {seat(r.winner)} wins {r.value}{notes}"
+
+
+def _matchup_head(m: Matchup) -> str:
+    return (
+        f"{seat(m.a)} v {seat(m.b)} ({m.kind}): {_signed(m.points)} for {seat(m.a)}, "
+        f"{_signed(-m.points)} for {seat(m.b)}"
+    )
+
+
+def _matchup_text(m: Matchup) -> str:
+    lines = [_matchup_head(m)]
+    if m.kind in ("rows", "foul"):
+        lines += ["  " + _row_result_text(r) for r in m.rows]
+    if m.scoop is not None:
+        lines.append(f"  scooped by {seat(m.scoop)}")
+    if m.sweep_multiplier != 1:
+        lines.append(f"  sweep x{m.sweep_multiplier}")
+    return "\n".join(lines)
+
+
+def _matchup_html(m: Matchup) -> str:
+    rows = [
+        [_cell(r.row), _cell("tie" if r.winner is None else seat(r.winner)), _cell(r.value)]
+        for r in m.rows
+    ]
+    parts = [_p(_matchup_head(m))]
+    if m.kind in ("rows", "foul"):
+        parts.append(_html_table(["row", "winner", "units"], rows))
+    return _div(*parts)
+
+
+def _payment_text(p: Payment) -> str:
+    owed = f" (owed {p.owed})" if p.owed != p.paid else ""
+    return f"{seat(p.payer)} pays {seat(p.payee)} {p.paid}{owed}"
+
+
+def _player_status(p: PlayerResult) -> str:
+    if p.natural is not None:
+        return f"natural: {p.natural.replace('_', ' ')} ({p.natural_value})"
+    return p.status + (", sweeps" if p.sweep else "")
+
+
+def _player_rows(p: PlayerResult) -> list[str]:
+    return ["–"] * 3 if p.setting is None else _setting_rows(p.setting)
+
+
+def _player_text(p: PlayerResult) -> str:
+    rows = " / ".join(_player_rows(p))
+    return f"{seat(p.seat)} {_player_status(p)}: {rows}; total {_signed(p.total)}"
+
+
+def _player_html(p: PlayerResult) -> str:
+    head = _p(f"{seat(p.seat)} {_player_status(p)}: total {_signed(p.total)}")
+    if p.setting is None:
+        return _div(head)
+    return _div(head, _setting_html(p.setting, p.ranks))
+
+
+def _grid(s: Settlement) -> list[list[str]]:
+    n = len(s.players)
+    return [
+        [seat(x), *("·" if x == y else _signed(s.points(x, y)) for y in range(n))]
+        for x in range(n)
+    ]
+
+
+def _settlement_head(s: Settlement) -> str:
+    capped = ", payments capped by bankrolls" if s.capped else ""
+    return f"{len(s.players)} players, dealer {seat(s.dealer)}{capped}"
+
+
+def _totals_line(s: Settlement) -> str:
+    out = "totals: " + ", ".join(f"{seat(i)} {_signed(t)}" for i, t in enumerate(s.totals))
+    if s.raw_totals != s.totals:
+        out += " (before the cap: " + ", ".join(_signed(t) for t in s.raw_totals) + ")"
+    if s.bankrolls_after is not None:
+        out += "\nbankrolls after: " + ", ".join(
+            f"{seat(i)} {b}" for i, b in enumerate(s.bankrolls_after)
+        )
+    return out
+
+
+def _settlement_text(s: Settlement) -> str:
+    players = [
+        [seat(p.seat), _player_status(p), *_player_rows(p), _signed(p.total)]
+        for p in s.players
+    ]
+    n = len(s.players)
+    return "\n".join(
+        [
+            _settlement_head(s),
+            _table(["seat", "result", *_ROWS, "total"], players, right=(5,)),
+            "matchups (points for the seat on the left against the seat above):",
+            _table(["", *(seat(i) for i in range(n))], _grid(s), right=range(1, n + 1)),
+            _totals_line(s),
+        ]
+    )
+
+
+def _settlement_html(s: Settlement) -> str:
+    players = []
+    for p in s.players:
+        cards = ["–"] * 3 if p.setting is None else [row_html(r) for r in p.setting.rows()]
+        hands = "" if p.ranks is None or p.status == "natural" else " / ".join(
+            r.describe() for r in p.ranks
+        )
+        players.append(
+            [_cell(seat(p.seat)), _cell(_player_status(p)), *cards, _cell(hands),
+             _cell(_signed(p.total))]
+        )
+    n = len(s.players)
+    grid = [[_cell(c) for c in row] for row in _grid(s)]
+    return _div(
+        _p(_settlement_head(s)),
+        _html_table(["seat", "result", *_ROWS, "hands", "total"], players),
+        _html_table(
+            ["", *(seat(i) for i in range(n))],
+            grid,
+            "matchups: points for the seat on the left against the seat above",
+        ),
+        _pre(_totals_line(s)),
+    )
+
+
+# -- simulations and duels ---------------------------------------------------------------------
+
+
+def _rate(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _seat_cells(s: SeatSummary) -> list[str]:
+    return [
+        seat(s.seat),
+        s.policy,
+        f"{s.mean:+.3f}",
+        f"[{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
+        _rate(s.scoop_rate),
+        _rate(s.sweep_rate),
+        _rate(s.foul_rate),
+        _rate(s.natural_rate),
+        _rate(s.surrender_rate),
+    ]
+
+
+_SEAT_HEADERS = [
+    "seat",
+    "policy",
+    "points/round",
+    "95% CI",
+    "scoops",
+    "sweeps",
+    "fouls",
+    "naturals",
+    "surrenders",
+]
+
+
+def _seat_text(s: SeatSummary) -> str:
+    c = _seat_cells(s)
+    return (
+        f"{c[0]} {c[1]}: {c[2]} points/round, 95% CI {c[3]} over {s.rounds:,} rounds; "
+        f"scoops {c[4]}, sweeps {c[5]}, fouls {c[6]}, naturals {c[7]}, surrenders {c[8]}"
+    )
+
+
+def _seat_html(s: SeatSummary) -> str:
+    return _html_table(_SEAT_HEADERS, [[_cell(c) for c in _seat_cells(s)]])
+
+
+def _simulation_head(r: Simulation) -> str:
+    done = f"{r.rounds:,} rounds"
+    if r.interrupted:
+        done += f" of {r.requested:,} (interrupted)"
+    where = f", rows in {r.parquet}" if r.parquet is not None else ""
+    return (
+        f"{done}, {r.players} players, rules {r.rules}, seed {r.seed}, "
+        f"{r.seconds:.1f} s{where}"
+    )
+
+
+def simulation_repr(r: Simulation) -> str:
+    return (
+        f"Simulation(rounds={r.rounds}, players={r.players}, rules={r.rules!r}, seed={r.seed}, "
+        f"policies={r.policies!r}{', interrupted=True' if r.interrupted else ''})"
+    )
+
+
+def _simulation_text(r: Simulation) -> str:
+    rows = [_seat_cells(s) for s in r.summary()]
+    return _simulation_head(r) + "\n" + _table(_SEAT_HEADERS, rows, right=range(2, 9))
+
+
+def _simulation_html(r: Simulation) -> str:
+    rows = [[_cell(c) for c in _seat_cells(s)] for s in r.summary()]
+    return _div(_p(_simulation_head(r)), _html_table(_SEAT_HEADERS, rows))
+
+
+def duel_repr(d: DuelResult) -> str:
+    return (
+        f"DuelResult(a={d.a!r}, b={d.b!r}, deals={d.deals}, edge={d.edge:.4f}, "
+        f"ci_low={d.ci_low:.4f}, ci_high={d.ci_high:.4f})"
+    )
+
+
+def duel_text(d: DuelResult) -> str:
+    need = "∞" if math.isinf(d.deals_needed) else f"{d.deals_needed:,.0f}"
+    stop = " (interrupted)" if d.interrupted else ""
+    return (
+        f"{d.a} vs {d.b} ({d.rules}, {d.players} players, {d.deals:,} deals{stop}): "
+        f"edge {d.edge:+.4f} points/hand, 95% CI [{d.ci_low:+.4f}, {d.ci_high:+.4f}]"
+        f", same setting {d.same_share:.1%}, deals to resolve {need}"
+    )
+
+
+def _duel_html(d: DuelResult) -> str:
+    need = "∞" if math.isinf(d.deals_needed) else f"{d.deals_needed:,.0f}"
+    rows = [
+        [
+            _cell(d.a),
+            _cell(d.b),
+            _cell(f"{d.deals:,}" + (" (interrupted)" if d.interrupted else "")),
+            _cell(f"{d.edge:+.4f}"),
+            _cell(f"[{d.ci_low:+.4f}, {d.ci_high:+.4f}]"),
+            _cell(f"{d.same_share:.1%}"),
+            _cell(need),
+        ]
+    ]
+    headers = ["A", "B", "deals", "edge (points/hand)", "95% CI", "same setting", "to resolve"]
+    return _div(_p(f"{d.rules}, {d.players} players"), _html_table(headers, rows))
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+
+def round_repr(r: RoundRecord) -> str:
+    return (
+        f"RoundRecord(round={r.round}, dealer={r.dealer}, totals={r.totals!r}, "
+        f"timed_out={r.timed_out!r})"
+    )
+
+
+def _round_head(r: RoundRecord) -> str:
+    late = ", ".join(seat(s) for s in r.timed_out)
+    return f"round {r.round}, dealer {seat(r.dealer)}" + (f", timed out: {late}" if late else "")
+
+
+def _round_text(r: RoundRecord) -> str:
+    return _round_head(r) + "\n" + _settlement_text(r.settlement)
+
+
+def _round_html(r: RoundRecord) -> str:
+    return _div(_p(_round_head(r)), _settlement_html(r.settlement))
+
+
+def table_repr(t: Table) -> str:
+    bank = f", bankrolls={t.bankrolls!r}" if t.bankrolls is not None else ""
+    return (
+        f"Table(players={t.players}, rules={t.rules.name!r}, seed={t.seed}, round={t.round}, "
+        f"dealer={t.dealer}{bank})"
+    )
+
+
+def _table_head(t: Table) -> str:
+    state = "dealt, waiting for decisions" if t.hands is not None else "between rounds"
+    return (
+        f"{t.players} players, rules {t.rules.name}, seed {t.seed}: round {t.round} "
+        f"({state}), dealer {seat(t.dealer)}"
+    )
+
+
+def _history(t: Table) -> tuple[list[str], list[list[str]]]:
+    headers = ["round", "dealer", *(seat(i) for i in range(t.players))]
+    rows = [
+        [str(r.round), seat(r.dealer), *(_signed(x) for x in r.totals)] for r in t.history
+    ]
+    if t.bankrolls is not None:
+        rows.append(["bankroll", "", *(str(b) for b in t.bankrolls)])
+    return headers, rows
+
+
+def _table_text(t: Table) -> str:
+    out = [_table_head(t)]
+    if t.hands is not None:
+        out += [f"{seat(i)} holds {row_text(h)}" for i, h in enumerate(t.hands)]
+    headers, rows = _history(t)
+    if rows:
+        out.append(_table(headers, rows, right=range(2, 2 + t.players)))
+    return "\n".join(out)
+
+
+def _table_html(t: Table) -> str:
+    parts = [_p(_table_head(t))]
+    if t.hands is not None:
+        parts.append(
+            _html_table(
+                ["seat", "hand"], [[_cell(seat(i)), row_html(h)] for i, h in enumerate(t.hands)]
+            )
+        )
+    headers, rows = _history(t)
+    if rows:
+        parts.append(_html_table(headers, [[_cell(c) for c in r] for r in rows], "history"))
+    return _div(*parts)
+
+
+# -- dispatch ----------------------------------------------------------------------------------
+
+_TEXT: dict[type, Callable[[Any], str]] = {
+    Setting: _setting_text,
+    Declare: _declare_text,
+    Surrender: lambda _: "surrender",
+    RowResult: _row_result_text,
+    Matchup: _matchup_text,
+    Payment: _payment_text,
+    PlayerResult: _player_text,
+    Alternative: _alternative_text,
+    Settlement: _settlement_text,
+    BatchSolution: _batch_text,
+    SeatSummary: _seat_text,
+    Simulation: _simulation_text,
+    DuelResult: duel_text,
+    RoundRecord: _round_text,
+    Table: _table_text,
+}
+
+_HTML: dict[type, Callable[[Any], str]] = {
+    Card: card_html,
+    CardSet: lambda s: _div(row_html(s)) if len(s) else _div(_p("(no cards)")),
+    HandRank: lambda r: f"<span>{escape(r.describe())}</span>",
+    Setting: lambda s: _div(_setting_html(s)),
+    Declare: _declare_html,
+    Surrender: lambda _: _div(_p("surrender")),
+    RowResult: lambda r: _div(_p(_row_result_text(r))),
+    Matchup: _matchup_html,
+    Payment: lambda p: _div(_p(_payment_text(p))),
+    PlayerResult: _player_html,
+    Alternative: _alternative_html,
+    Solution: _solution_html,
+    Settlement: _settlement_html,
+    BatchSolution: _batch_html,
+    SeatSummary: _seat_html,
+    Simulation: _simulation_html,
+    DuelResult: _duel_html,
+    RoundRecord: _round_html,
+    Table: _table_html,
+}
+
+
+def _lookup(table: dict[type, Callable[[Any], str]], obj: object) -> Callable[[Any], str]:
+    for cls in type(obj).__mro__:
+        if cls in table:
+            return table[cls]
+    raise TypeError(f"no layout for {type(obj).__name__}")
+
+
+def text(obj: object) -> str:
+    """The ``str()`` of a package object (``Solution`` and ``HandRank`` write their own)."""
+    return _lookup(_TEXT, obj)(obj)
+
+
+def html(obj: object) -> str:
+    """The HTML Jupyter shows for a package object: every text escaped, cards coloured."""
+    return _lookup(_HTML, obj)(obj)
