@@ -46,7 +46,7 @@ def test_every_spelling_round_trips(code: int) -> None:
     card = cp.Card(code)
     canonical = RANKS[code // 4] + SUITS[code % 4]
     assert str(card) == canonical
-    assert repr(card) == f"Card('{canonical}')"
+    assert repr(card) == f"Card.parse('{canonical}')"
     assert card.pretty() == RANKS[code // 4] + SYMBOLS[code % 4]
     for text in [*spellings(code), card.pretty()]:
         assert cp.Card.parse(text) == card, text

@@ -44,8 +44,8 @@ def test_input_forms_agree() -> None:
 
 def test_setting_value() -> None:
     s = cp.Setting(*P0)
-    assert str(s) == "Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"
-    assert cp.Setting.parse(str(s)) == s
+    assert s.to_text() == "Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"
+    assert cp.Setting.parse(s.to_text()) == s
     assert eval(repr(s), {"Setting": cp.Setting}) == s
     assert len(s.cards) == 13
     assert [r.category for r in s.ranks()] == [
@@ -81,7 +81,7 @@ def test_settlement_shape_and_dict() -> None:
         "suit_break": False,
     }
     assert pickle.loads(pickle.dumps(result)) == result
-    assert str(result) == result.explain()
+    assert str(result).splitlines()[-1].startswith("totals:")  # the layout: tests/test_display.py
     with pytest.raises(ValueError, match="seat 3"):
         result.matchup(0, 1).points_for(3)
 

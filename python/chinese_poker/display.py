@@ -99,12 +99,12 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: Iterabl
 # -- HTML pieces -------------------------------------------------------------------------------
 
 _CARD_STYLE = (
-    "display:inline-block;min-width:1.9em;margin:0 1px;padding:0 2px;border:1px solid #aaa;"
-    "border-radius:3px;background:#fff;font-family:monospace;text-align:center;color:"
+    "display:inline-block;min-width:1.8em;margin:0 1px;border:1px solid #aaa;border-radius:3px;"
+    "background:#fff;font-family:monospace;text-align:center;color:"
 )
 _RED = "#c8102e"
 _BLACK = "#111"
-_CELL = "padding:2px 8px;text-align:left;vertical-align:top"
+_CELL = "padding:2px 8px;text-align:left"
 
 
 def card_html(c: Card) -> str:
@@ -194,16 +194,9 @@ def _alternative_html(a: Alternative) -> str:
 
 
 def _solution_html(s: Solution) -> str:
+    # the first lines of explain(): the rule set and objective, then the decision and value
     head = s.explain().splitlines()
-    if s.decision == "declare":
-        what = f"declare {(s.natural or '').replace('_', ' ')}"
-    else:
-        what = s.decision
-    parts = [
-        _p(head[0]),
-        _p(f"{what}: {_value(s.value, s.stderr)}"),
-        _setting_html(s.setting, s.ranks),
-    ]
+    parts = [_p(head[0]), _p(head[1].rstrip(":")), _setting_html(s.setting, s.ranks)]
     alts = s.alternatives[1:]
     if alts:
         rows = [

@@ -66,7 +66,7 @@ impl PyCard {
         self.0.to_string()
     }
     fn __repr__(&self) -> String {
-        format!("Card('{}')", self.0)
+        format!("Card.parse('{}')", self.0)
     }
     /// Pickles as `Card(code)`; `__reduce__` rather than `__getnewargs__` so that every pickle
     /// protocol works, 0 and 1 included.
