@@ -271,15 +271,18 @@ pub fn display_order(cards: &[Card]) -> Vec<Card> {
         counts[c.rank() as usize] += 1;
     }
     let distinct = counts.iter().filter(|&&n| n > 0).count();
-    let wheel = cards.len() == 5
-        && distinct == 5
-        && [12usize, 0, 1, 2, 3].iter().all(|&r| counts[r] == 1);
+    let wheel =
+        cards.len() == 5 && distinct == 5 && [12usize, 0, 1, 2, 3].iter().all(|&r| counts[r] == 1);
     let key = |c: &Card| {
-        let rank = if wheel && c.rank() == 12 { 0 } else { c.rank() + 1 };
+        let rank = if wheel && c.rank() == 12 {
+            0
+        } else {
+            c.rank() + 1
+        };
         (counts[c.rank() as usize], rank, c.suit())
     };
     let mut out = cards.to_vec();
-    out.sort_by(|a, b| key(b).cmp(&key(a)));
+    out.sort_by_key(|c| std::cmp::Reverse(key(c)));
     out
 }
 
@@ -296,7 +299,10 @@ mod tests {
 
     fn order(text: &str) -> String {
         let cards = parse_cards(text).unwrap();
-        let shown: Vec<String> = display_order(&cards).iter().map(|c| c.to_string()).collect();
+        let shown: Vec<String> = display_order(&cards)
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
         shown.join(" ")
     }
 

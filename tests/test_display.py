@@ -7,12 +7,11 @@ from collections import Counter
 from html.parser import HTMLParser
 from typing import Any
 
+import chinese_poker as cp
 import numpy as np
 import pytest
-
-import chinese_poker as cp
 from chinese_poker import _core
-from chinese_poker.display import html, ordered, row_text
+from chinese_poker.display import ordered, row_text
 from chinese_poker.exceptions import InvalidArgumentError
 from chinese_poker.simulate import SeatSummary
 

@@ -229,12 +229,15 @@ def _batch_rows(b: BatchSolution) -> list[list[str]]:
     return out
 
 
-def _decision_rows(d: Setting | Declare | Surrender) -> list[str]:
+def _setting_of(d: Setting | Declare | Surrender) -> Setting | None:
     if isinstance(d, Surrender):
-        d_setting = None
-    else:
-        d_setting = d.setting if isinstance(d, Declare) else d
-    return ["–"] * 3 if d_setting is None else _setting_rows(d_setting)
+        return None
+    return d.setting if isinstance(d, Declare) else d
+
+
+def _decision_rows(d: Setting | Declare | Surrender) -> list[str]:
+    setting = _setting_of(d)
+    return ["–"] * 3 if setting is None else _setting_rows(setting)
 
 
 def _batch_head(b: BatchSolution) -> str:
@@ -265,8 +268,7 @@ def _batch_text(b: BatchSolution) -> str:
 def _batch_html(b: BatchSolution) -> str:
     rows = []
     for i, r in enumerate(_batch_rows(b)):
-        d = b.decision(i)
-        setting = None if isinstance(d, Surrender) else (d.setting if isinstance(d, Declare) else d)
+        setting = _setting_of(b.decision(i))
         cards = ["–"] * 3 if setting is None else [row_html(c) for c in setting.rows()]
         rows.append([_cell(r[0]), _cell(r[1]), *cards, _cell(r[5])])
     parts = [_p(_batch_head(b))]
@@ -347,8 +349,7 @@ def _player_html(p: PlayerResult) -> str:
 def _grid(s: Settlement) -> list[list[str]]:
     n = len(s.players)
     return [
-        [seat(x), *("·" if x == y else _signed(s.points(x, y)) for y in range(n))]
-        for x in range(n)
+        [seat(x), *("·" if x == y else _signed(s.points(x, y)) for y in range(n))] for x in range(n)
     ]
 
 
@@ -370,8 +371,7 @@ def _totals_line(s: Settlement) -> str:
 
 def _settlement_text(s: Settlement) -> str:
     players = [
-        [seat(p.seat), _player_status(p), *_player_rows(p), _signed(p.total)]
-        for p in s.players
+        [seat(p.seat), _player_status(p), *_player_rows(p), _signed(p.total)] for p in s.players
     ]
     n = len(s.players)
     return "\n".join(
@@ -389,12 +389,19 @@ def _settlement_html(s: Settlement) -> str:
     players = []
     for p in s.players:
         cards = ["–"] * 3 if p.setting is None else [row_html(r) for r in p.setting.rows()]
-        hands = "" if p.ranks is None or p.status == "natural" else " / ".join(
-            r.describe() for r in p.ranks
+        hands = (
+            ""
+            if p.ranks is None or p.status == "natural"
+            else " / ".join(r.describe() for r in p.ranks)
         )
         players.append(
-            [_cell(seat(p.seat)), _cell(_player_status(p)), *cards, _cell(hands),
-             _cell(_signed(p.total))]
+            [
+                _cell(seat(p.seat)),
+                _cell(_player_status(p)),
+                *cards,
+                _cell(hands),
+                _cell(_signed(p.total)),
+            ]
         )
     n = len(s.players)
     grid = [[_cell(c) for c in row] for row in _grid(s)]
@@ -461,10 +468,7 @@ def _simulation_head(r: Simulation) -> str:
     if r.interrupted:
         done += f" of {r.requested:,} (interrupted)"
     where = f", rows in {r.parquet}" if r.parquet is not None else ""
-    return (
-        f"{done}, {r.players} players, rules {r.rules}, seed {r.seed}, "
-        f"{r.seconds:.1f} s{where}"
-    )
+    return f"{done}, {r.players} players, rules {r.rules}, seed {r.seed}, {r.seconds:.1f} s{where}"
 
 
 def simulation_repr(r: Simulation) -> str:
@@ -559,9 +563,7 @@ def _table_head(t: Table) -> str:
 
 def _history(t: Table) -> tuple[list[str], list[list[str]]]:
     headers = ["round", "dealer", *(seat(i) for i in range(t.players))]
-    rows = [
-        [str(r.round), seat(r.dealer), *(_signed(x) for x in r.totals)] for r in t.history
-    ]
+    rows = [[str(r.round), seat(r.dealer), *(_signed(x) for x in r.totals)] for r in t.history]
     if t.bankrolls is not None:
         rows.append(["bankroll", "", *(str(b) for b in t.bankrolls)])
     return headers, rows

@@ -181,9 +181,8 @@ impl PyCardSet {
 pub fn display(obj: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
     static DISPLAY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     let py = obj.py();
-    let module = DISPLAY.get_or_try_init(py, || {
-        py.import("chinese_poker.display").map(Bound::unbind)
-    })?;
+    let module =
+        DISPLAY.get_or_try_init(py, || py.import("chinese_poker.display").map(Bound::unbind))?;
     module.bind(py).getattr(function)?.call1((obj,))?.extract()
 }
 
