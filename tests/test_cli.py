@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -423,3 +424,18 @@ def test_bad_arguments_are_one_line_and_exit_2(
     assert len(lines) == 1, result.stderr
     assert names in lines[0]
     assert time.perf_counter() - start < 10  # nothing long ran first
+
+
+def test_readme_command_line_examples_parse() -> None:
+    """Every command in the README's command-line block names real options with valid values
+    (parsed, not run: some need the user's files)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Command line", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(c, comments=True) for c in block.replace("\\\n", " ").splitlines() if c]
+    assert len(commands) >= 12
+    parser = cli.build_parser()
+    for words in commands:
+        assert words[0] == "chinese-poker"
+        cut = words.index(">") if ">" in words else len(words)
+        args = parser.parse_args(words[1:cut])
+        assert callable(args.run), words
