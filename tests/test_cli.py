@@ -439,3 +439,20 @@ def test_readme_command_line_examples_parse() -> None:
         cut = words.index(">") if ">" in words else len(words)
         args = parser.parse_args(words[1:cut])
         assert callable(args.run), words
+
+
+def test_an_internal_error_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    def broken(args: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "cmd_rules", broken)
+    monkeypatch.delenv("CHINESE_POKER_DEBUG", raising=False)
+    assert cli.main(["rules", "list"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        "chinese-poker rules: internal error: RuntimeError: boom (please report it; set "
+        "CHINESE_POKER_DEBUG=1 for the traceback)\n"
+    )
+    monkeypatch.setenv("CHINESE_POKER_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        cli.main(["rules", "list"])

@@ -8,7 +8,8 @@ suit symbols, hearts and diamonds in red when standard output is a terminal (``-
 the ``NO_COLOR`` convention override that).
 
 A bad argument is one line on stderr naming the argument and what it accepts, with exit code 2,
-before any long work starts; no traceback reaches the user. Ctrl-C exits with 130.
+before any long work starts; no traceback reaches the user (an internal error is one line too,
+with exit code 1; ``CHINESE_POKER_DEBUG=1`` shows its traceback). Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
@@ -693,7 +694,7 @@ def _command(
     p: argparse.ArgumentParser = sub.add_parser(
         name,
         help=summary,
-        description=summary + (f"\n\n{details}" if details else ""),
+        description=summary + (f"\n\n{textwrap.fill(details, 88)}" if details else ""),
         epilog=epilog,
         parents=list(parents),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -792,9 +793,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--bankrolls",
         type=_bankrolls,
         default=None,
+        metavar="N,N,...",
         help="comma-separated, one per seat (for rule sets that cap payments)",
     )
-    p.add_argument("--dealer", type=_int_arg("a seat number from 0 to 3", 0, 3), default=None)
+    p.add_argument(
+        "--dealer",
+        type=_int_arg("a seat number from 0 to 3", 0, 3),
+        default=None,
+        help="the dealer's seat; payments are made from the seat after it (default 0)",
+    )
     p.set_defaults(run=cmd_settle)
 
     p = _command(
@@ -977,7 +984,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a warning is news for the user, not for a developer: one line, no source location
         print(f"{prog}: warning: {message}", file=sys.stderr)
 
-    warnings.showwarning = show_warning
+    shown, warnings.showwarning = warnings.showwarning, show_warning
     try:
         args.run(args)
     except CliError as e:
@@ -998,6 +1005,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 1
+    except Exception as e:
+        if os.environ.get("CHINESE_POKER_DEBUG"):
+            raise
+        # a bug, not a bad argument: still one line, and how to see the whole story
+        print(
+            f"{prog}: internal error: {type(e).__name__}: {e} (please report it; set "
+            "CHINESE_POKER_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
+        return 1
+    finally:
+        warnings.showwarning = shown  # main() may be called from Python, e.g. by tests
     return 0
 
 
