@@ -11,8 +11,6 @@ import json
 import math
 import os
 import re
-import subprocess
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -447,81 +445,7 @@ def test_an_interrupted_train_all_leaves_a_consistent_directory(tmp_path: Path) 
         assert tables.read_tables(out / entry["file"])["meta"]["key"] == entry["key"]
 
 
-# -- the command line --------------------------------------------------------------------------
-
-
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "chinese_poker", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-    )
-
-
-@pytest.mark.parametrize(
-    ("args", "names"),
-    [
-        (["demo", "--rules", "nope"], "--rules"),
-        (["demo", "--seed", "-1"], "--seed"),
-        (["demo", "--seed", "x"], "--seed"),
-        (["tables", "train", "--rules", "nope"], "--rules"),
-        (["tables", "train", "--rules", "missing.json"], "--rules"),
-        (["tables", "train", "--rules", "bad.json"], "--rules"),
-        (["tables", "train", "--rules", "bad.toml"], "--rules"),
-        (["tables", "train", "--rules", "latin1.json"], "--rules"),
-        (["tables", "train", "--threads", "0"], "--threads"),
-        (["tables", "train", "--deals", "-5"], "--deals"),
-        (["tables", "train", "--deals", "0"], "--deals"),
-        (["tables", "train", "--seed", "-1"], "--seed"),
-        (["tables", "train", "--seed", str(2**64)], "--seed"),
-        (["tables", "train", "--out", "/nonexistent-dir/x.npz"], "--out"),
-        (["tables", "train", "--all", "--rules", "maceplay"], "--all"),
-    ],
-)
-def test_cli_bad_arguments_are_one_line_and_exit_2(
-    args: list[str], names: str, tmp_path: Path
-) -> None:
-    (tmp_path / "bad.json").write_text('{"majority_point": -3}')
-    (tmp_path / "bad.toml").write_text("majority_point = [")
-    (tmp_path / "latin1.json").write_bytes('{"name": "café"}'.encode("latin-1"))
-    start = time.perf_counter()
-    result = cli(*args, cwd=tmp_path)
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert names in lines[0]
-    assert time.perf_counter() - start < 10  # nothing was trained first
-
-
-def test_cli_prints_the_path_it_wrote(tmp_path: Path) -> None:
-    result = cli(
-        "tables",
-        "train",
-        "--rules",
-        "one_six",
-        "--players",
-        "2",
-        "--deals",
-        "50",
-        "--out",
-        "ro",
-        cwd=tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "Traceback" not in result.stderr and result.stderr == ""
-    last = result.stdout.strip().splitlines()[-1]
-    assert last.startswith("wrote ro.npz (12 iterations")
-    assert "did not converge" in last
-    assert (tmp_path / "ro.npz").is_file()
-
-
-def test_cli_dead_code_is_gone() -> None:
-    from chinese_poker import cli as module
-
-    assert not hasattr(module, "greedy_setting")
+# -- the command line: tests/test_cli.py ------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ def run(args: list[str]) -> subprocess.CompletedProcess[str]:
 def test_demo_command() -> None:
     first = run([str(cli_script()), "demo", "--seed", "1"])
     assert first.returncode == 0, first.stderr
-    assert "Player 1" in first.stdout
+    assert "P0 is dealt" in first.stdout
     assert "Traceback" not in first.stderr
     # the same seed deals the same round
     assert run([str(cli_script()), "demo", "--seed", "1"]).stdout == first.stdout
@@ -61,7 +61,7 @@ def test_demo_command() -> None:
 def test_python_dash_m_demo() -> None:
     result = run([sys.executable, "-m", "chinese_poker", "demo"])
     assert result.returncode == 0, result.stderr
-    assert "Player 1" in result.stdout
+    assert "P0 is dealt" in result.stdout
 
 
 def test_cli_rejects_unknown_options() -> None:

@@ -1,0 +1,292 @@
+"""Plots of simulations and duels (``pip install 'chinese-poker[plot]'`` for matplotlib).
+
+    >>> import chinese_poker as cp
+    >>> from chinese_poker import plots
+    >>> run = cp.simulate(500, players=4, rules="maceplay", progress=False)
+    >>> fig = plots.report(run)                    # three panels, below
+    >>> plots.save(fig, "run.png")                 # doctest: +SKIP
+
+Each plot function draws on ``ax`` (a matplotlib ``Axes``) or on a new figure, and returns the
+``Axes``:
+
+- :func:`points_distribution`: how many points a seat wins or loses per round, per seat;
+- :func:`value_by_category`: mean points per round by the category (pair, flush, ...) of each
+  row, front, middle and back: what holding that row was worth;
+- :func:`calibration`: the policy's own estimate (``value``) against the points it then won,
+  by decile of the estimate; on the diagonal is well calibrated;
+- :func:`compare_rules`: the payoffs of the same deals under two rule sets (two simulations);
+- :func:`duel_edges`: a duel's running edge with its 95% interval as the deals add up.
+
+Figures are built with ``matplotlib.figure.Figure`` (no pyplot, so no GUI and no global
+state): saving uses the Agg renderer whatever the default backend, which works on a server.
+A simulation streamed to Parquet (``out=``) is read back from its file (needs pyarrow).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .exceptions import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
+
+    from .simulate import DuelResult, Simulation
+
+__all__ = [
+    "MISSING_MATPLOTLIB",
+    "calibration",
+    "compare_rules",
+    "duel_edges",
+    "have_matplotlib",
+    "points_distribution",
+    "report",
+    "save",
+    "value_by_category",
+]
+
+MISSING_MATPLOTLIB = "plots need matplotlib: pip install 'chinese-poker[plot]'"
+
+_ROW_NAMES = _core.ROW_NAMES
+_PLAYED = 0  # the `status` column's code of a hand played in rows (not fouled, declared, ...)
+
+
+def have_matplotlib() -> bool:
+    """Whether matplotlib can be imported (the ``plot`` extra is installed)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _short(policy: str) -> str:
+    # a policy's repr without its arguments: legends stay readable
+    return policy.split("(", 1)[0]
+
+
+def _figure(ncols: int = 1, width: float = 6.4) -> tuple[Figure, list[Axes]]:
+    if not have_matplotlib():
+        raise ModuleNotFoundError(MISSING_MATPLOTLIB, name="matplotlib")
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width * ncols, 4.4), layout="constrained")
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    return fig, list(axes)
+
+
+def _axes(ax: Axes | None) -> Axes:
+    return _figure()[1][0] if ax is None else ax
+
+
+def _columns(sim: Simulation, names: Sequence[str]) -> dict[str, npt.NDArray[Any]]:
+    """The columns a plot needs, from memory or read back from the run's Parquet file."""
+    if sim.columns is not None:
+        return {n: sim.columns[n] for n in names}
+    if sim.parquet is None:
+        raise InvalidArgumentError("this simulation has neither rows nor a Parquet file")
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    # a file, or a directory of parts (the Ray backend)
+    table = ds.dataset(str(sim.parquet), format="parquet").to_table(columns=list(names))
+    out: dict[str, npt.NDArray[Any]] = {}
+    for n in names:
+        col = table.column(n).combine_chunks()
+        if pa.types.is_fixed_size_list(col.type):
+            out[n] = col.flatten().to_numpy().reshape(len(col), col.type.list_size)
+        else:
+            out[n] = col.to_numpy()
+    return out
+
+
+def _need_rows(sim: Simulation) -> None:
+    if sim.rounds == 0:
+        raise InvalidArgumentError("sim: the simulation has no rounds to plot")
+
+
+def points_distribution(sim: Simulation, ax: Axes | None = None) -> Axes:
+    """Histogram of points per round, one outline per seat (labelled with its policy)."""
+    _need_rows(sim)
+    ax = _axes(ax)
+    cols = _columns(sim, ["points"])
+    points = cols["points"].reshape(-1, sim.players)
+    low, high = np.percentile(points, [0.5, 99.5])
+    # whole-point bins where they are few enough to read, otherwise 80 bins
+    bins: Any = np.arange(np.floor(low) - 0.5, np.ceil(high) + 1.5) if high - low <= 80 else 80
+    for s in range(sim.players):
+        ax.hist(
+            points[:, s],
+            bins=bins,
+            range=None if not isinstance(bins, int) else (low, high),
+            histtype="step",
+            linewidth=1.4,
+            label=f"P{s} {_short(sim.policies[s])}  mean {points[:, s].mean():+.2f}",
+        )
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("points per round")
+    ax.set_ylabel("rounds")
+    ax.set_title(f"Points per round ({sim.rules}, {sim.rounds:,} rounds)")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def _categories(raw: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
+    # HandRank decodes the layout (one definition, in the core); a run has few distinct ranks
+    unique, inverse = np.unique(raw, return_inverse=True)
+    cats = np.array([int(_core.HandRank(int(r)).category) for r in unique], dtype=np.intp)
+    return cats[inverse.reshape(-1)]
+
+
+def value_by_category(sim: Simulation, ax: Axes | None = None) -> Axes:
+    """Mean points per round by the category of each row (hands played in rows only)."""
+    from ._enums import Category
+
+    _need_rows(sim)
+    ax = _axes(ax)
+    cols = _columns(sim, ["points", "ranks", "status"])
+    played = cols["status"] == _PLAYED
+    points = cols["points"][played].astype(np.float64)
+    ranks = cols["ranks"][played]
+    names = [c.label for c in Category]
+    width = 0.8 / len(_ROW_NAMES)
+    for r, row in enumerate(_ROW_NAMES):
+        cats = _categories(ranks[:, r])
+        counts = np.bincount(cats, minlength=len(names))
+        sums = np.bincount(cats, weights=points, minlength=len(names))
+        means = np.divide(sums, counts, out=np.full(len(names), np.nan), where=counts > 0)
+        x = np.arange(len(names)) + (r - (len(_ROW_NAMES) - 1) / 2) * width
+        ax.bar(x, means, width=width, label=row)
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xticks(np.arange(len(names)), names, rotation=35, ha="right")
+    ax.set_ylabel("mean points per round")
+    ax.set_title("Expected value by row category")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes:
+    """Mean predicted ``value`` against mean realised ``points``, by ``bins`` quantiles of the
+    prediction, per policy that predicts (greedy and random do not)."""
+    _need_rows(sim)
+    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 1000:
+        raise InvalidArgumentError(f'argument "bins": expected 1..1000, got {bins!r}')
+    ax = _axes(ax)
+    cols = _columns(sim, ["value", "points", "seat"])
+    value, points = cols["value"], cols["points"].astype(np.float64)
+    drawn = False
+    lo, hi = np.inf, -np.inf
+    for policy in dict.fromkeys(sim.policies):
+        seats = [s for s, p in enumerate(sim.policies) if p == policy]
+        mask = np.isin(cols["seat"], seats) & np.isfinite(value)
+        if not mask.any():
+            continue
+        v, p = value[mask], points[mask]
+        edges = np.unique(np.quantile(v, np.linspace(0, 1, bins + 1)))
+        which = np.clip(np.searchsorted(edges, v, side="right") - 1, 0, max(len(edges) - 2, 0))
+        n = np.bincount(which)
+        keep = n > 0
+        pred = (np.bincount(which, weights=v) / np.maximum(n, 1))[keep]
+        real = (np.bincount(which, weights=p) / np.maximum(n, 1))[keep]
+        ax.plot(pred, real, marker="o", label=_short(policy))
+        lo, hi = min(lo, pred.min(), real.min()), max(hi, pred.max(), real.max())
+        drawn = True
+    if drawn:
+        ax.plot([lo, hi], [lo, hi], color="grey", linestyle="--", linewidth=0.8, label="ideal")
+        ax.legend(fontsize="small")
+    else:
+        ax.text(
+            0.5,
+            0.5,
+            "no policy here predicts its value\n(greedy, random)",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+        )
+    ax.set_xlabel(
+        "predicted points (policy's value, by decile)"
+        if bins == 10
+        else f"predicted points (policy's value, {bins} bins)"
+    )
+    ax.set_ylabel("realised points")
+    ax.set_title("Calibration")
+    return ax
+
+
+def compare_rules(a: Simulation, b: Simulation, ax: Axes | None = None) -> Axes:
+    """The points per round and seat under two rule sets (typically the same deals and
+    policies), overlaid, with each one's mean absolute payoff and spread."""
+    _need_rows(a)
+    _need_rows(b)
+    ax = _axes(ax)
+    pa = _columns(a, ["points"])["points"].astype(np.float64)
+    pb = _columns(b, ["points"])["points"].astype(np.float64)
+    low, high = np.percentile(np.concatenate([pa, pb]), [0.5, 99.5])
+    bins: Any = np.arange(np.floor(low) - 0.5, np.ceil(high) + 1.5) if high - low <= 80 else 80
+    for sim, pts in ((a, pa), (b, pb)):
+        ax.hist(
+            pts,
+            bins=bins,
+            range=None if not isinstance(bins, int) else (low, high),
+            histtype="step",
+            linewidth=1.4,
+            density=True,
+            label=f"{sim.rules}: mean |points| {np.abs(pts).mean():.2f}, sd {pts.std():.2f}",
+        )
+    ax.set_xlabel("points per round and seat")
+    ax.set_ylabel("share of rounds")
+    ax.set_title(f"Payoffs: {a.rules} vs {b.rules}")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def duel_edges(result: DuelResult, ax: Axes | None = None) -> Axes:
+    """A duel's running edge (A over B, points per hand) with its 95% interval."""
+    edges = np.asarray(result.edges, dtype=np.float64)
+    if len(edges) == 0:
+        raise InvalidArgumentError("result: the duel has no deals to plot")
+    ax = _axes(ax)
+    n = np.arange(1, len(edges) + 1)
+    mean = np.cumsum(edges) / n
+    var = np.maximum(np.cumsum(edges * edges) / n - mean * mean, 0.0) * n / np.maximum(n - 1, 1)
+    half = 1.959963984540054 * np.sqrt(var / n)
+    ax.plot(n, mean, label=f"edge of {_short(result.a)} over {_short(result.b)}")
+    ax.fill_between(n, mean - half, mean + half, alpha=0.25, label="95% interval")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("deals")
+    ax.set_ylabel("points per hand")
+    ax.set_title(f"Duel ({result.rules}, {result.players} players): {result.edge:+.3f}")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def report(sim: Simulation, compare: Simulation | None = None) -> Figure:
+    """One figure: points per round, value by row category and calibration, plus the payoffs
+    against ``compare`` (another simulation, e.g. the same deals under other rules)."""
+    fig, axes = _figure(4 if compare is not None else 3, width=5.6)
+    points_distribution(sim, axes[0])
+    value_by_category(sim, axes[1])
+    calibration(sim, axes[2])
+    if compare is not None:
+        compare_rules(sim, compare, axes[3])
+    return fig
+
+
+def save(fig: Figure | SubFigure | Axes, path: str | Path) -> Path:
+    """Writes the figure of ``fig`` (a figure, or the axes a plot function returned; format
+    from the suffix: .png, .svg, .pdf) with the Agg renderer for raster output."""
+    from matplotlib.figure import Figure
+
+    root: Any = fig
+    while not isinstance(root, Figure):
+        root = root.figure
+    path = Path(path)
+    root.savefig(path, dpi=110)
+    return path
