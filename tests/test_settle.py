@@ -326,3 +326,17 @@ def test_foul_penalty_per_preset(name: str, penalty: int) -> None:
     plain = ("4s 6s 8d", "5c 5d 9s Tc Js", "7c 7d 7s Ac As")
     assert cp.settle([plain, foul], name).totals == (penalty, -penalty)
     assert cp.settle([foul, plain], name).totals == (-penalty, penalty)
+
+
+def test_decisions_have_plain_data_forms() -> None:
+    import json
+
+    s = cp.Setting.parse("Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s")
+    d = json.loads(json.dumps(s.to_dict()))
+    assert d["decision"] == "play" and cp.Setting.parse(d["setting"]) == s
+    assert d["codes"] == [c.code for r in s.rows() for c in r]
+    dragon = cp.Declare("dragon", s)
+    assert dragon.to_dict()["natural"] == "dragon" and dragon.to_dict()["decision"] == "declare"
+    assert cp.Surrender().to_dict() == {"decision": "surrender"}
+    sol = cp.solve("As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d", "maceplay", 4)
+    assert sol.as_decision().to_dict()["setting"] == sol.to_dict()["setting"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from . import _core
 from ._core import Card, CardSet, HandRank, Matchup, Payment, PlayerResult, RowResult, Settlement
@@ -170,6 +170,16 @@ class Setting:
         set, as :meth:`parse` reads them (data; ``str()`` is the display)."""
         return " / ".join(self._text(r) for r in self.rows())
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON types): ``{"decision": "play", "setting": "<front / middle / back>",
+        "codes": [13 codes front, middle, back]}``, the same form a :class:`Solution`'s
+        ``to_dict()`` uses for its setting."""
+        return {
+            "decision": "play",
+            "setting": self.to_text(),
+            "codes": [c.code for r in self.rows() for c in r],
+        }
+
     def __str__(self) -> str:
         """Three rows, each in the one display order (:func:`chinese_poker.display.ordered`)."""
         from .display import text
@@ -206,6 +216,10 @@ class Declare:
                     f"Declare: expected a Setting or (front, middle, back), got {self.setting!r}"
                 )
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: the setting's :meth:`Setting.to_dict` as a ``"declare"`` of ``natural``."""
+        return {**self.setting.to_dict(), "decision": "declare", "natural": self.natural}
+
     def __str__(self) -> str:
         from .display import text
 
@@ -220,6 +234,9 @@ class Declare:
 @dataclass(frozen=True, slots=True)
 class Surrender:
     """Give up before the showdown and pay each opponent the rule set's surrender cost."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"decision": "surrender"}
 
     def __str__(self) -> str:
         return "surrender"
