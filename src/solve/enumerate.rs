@@ -342,11 +342,22 @@ impl Scratch {
         let front = rest ^ middle;
         let rf = self.rank[front as usize];
         debug_assert!(rf <= rm && rm <= rb, "greedy setting fouled");
+        self.split(front, middle, back)
+    }
+
+    /// The split of the last loaded hand with these row masks, its ranks and classes read from
+    /// the tables.
+    #[inline]
+    fn split(&self, front: u16, middle: u16, back: u16) -> Split {
         Split {
             front,
             middle,
             back,
-            ranks: [rf, rm, rb],
+            ranks: [
+                self.rank[front as usize],
+                self.rank[middle as usize],
+                self.rank[back as usize],
+            ],
             classes: [
                 self.class[front as usize],
                 self.class[middle as usize],
@@ -370,17 +381,7 @@ impl Scratch {
                 let front = rest ^ middle;
                 let rf = self.rank[front as usize];
                 if rf <= rm && rm <= rb {
-                    out.push(Split {
-                        front,
-                        middle,
-                        back,
-                        ranks: [rf, rm, rb],
-                        classes: [
-                            self.class[front as usize],
-                            self.class[middle as usize],
-                            self.class[back as usize],
-                        ],
-                    });
+                    out.push(self.split(front, middle, back));
                 }
             }
         }
