@@ -1,5 +1,5 @@
 """Exceptions raised by chinese_poker. Input errors are also ``ValueError`` subclasses (a wrong
-argument type, ``InvalidTypeError``, is a ``TypeError``)."""
+argument type, ``InvalidTypeError``, is also a ``TypeError``)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ class InvalidArgumentError(ChinesePokerError, ValueError):
     """A call argument outside what it accepts, such as ``threads=0``. Names the argument."""
 
 
-class InvalidTypeError(ChinesePokerError, TypeError):
+class InvalidTypeError(InvalidArgumentError, TypeError):
     """An argument of the wrong Python type where data is expected: a ``bool``, ``bytes`` or
-    ``float`` where card codes go, a number where a path goes. Names the argument or position.
-    A ``TypeError`` too, so ``except TypeError`` keeps working."""
+    ``float`` where card codes or counts go, a number where a path goes. Names the argument or
+    position. An ``InvalidArgumentError`` and a ``TypeError`` too, so either ``except`` works."""

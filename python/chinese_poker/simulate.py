@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import whole
 from .exceptions import InvalidArgumentError
 from .rules import NATURALS, RuleSet
 from .scoring import DecisionLike, Declare, Setting, Surrender
@@ -83,24 +84,15 @@ COLUMNS = (
 NO_NATURAL = _core.NO_NATURAL
 
 
-def _whole(name: str, value: object, low: int, high: int = 2**63 - 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise InvalidArgumentError(f'argument "{name}": expected a whole number, got {value!r}')
-    v = int(value)
-    if not low <= v <= high:
-        raise InvalidArgumentError(f'argument "{name}": must be {low}..{high}, got {v}')
-    return v
-
-
 def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.NDArray[np.uint8]:
     """The hands of rounds ``first..first + rounds`` of a run seeded ``seed``: a
     ``(rounds, players, 13)`` ``uint8`` array of card codes, each hand sorted. These are exactly
     the hands :func:`simulate` deals for the same seed."""
     return _core.deal(
-        _whole("rounds", rounds, 0, 2**40),
-        _whole("players", players, 2, 4),
-        _whole("seed", seed, 0, 2**64 - 1),
-        _whole("first", first, 0, 2**64 - 1),
+        whole("rounds", rounds, 0, 2**40),
+        whole("players", players, 2, 4),
+        whole("seed", seed, 0, 2**64 - 1),
+        whole("first", first, 0, 2**64 - 1),
     )
 
 
@@ -520,9 +512,9 @@ def simulate(
     ``ray.init`` connected to (a local one is started if none is); the rows gathered are the
     local run's rows. With ``out``, each shard writes its own part, ``out/part-NNNNN.parquet``.
     """
-    rounds = _whole("rounds", rounds, 0, 2**40)
-    players = _whole("players", players, 2, 4)
-    seed = _whole("seed", seed, 0, 2**64 - 1)
+    rounds = whole("rounds", rounds, 0, 2**40)
+    players = whole("players", players, 2, 4)
+    seed = whole("seed", seed, 0, 2**64 - 1)
     if backend not in ("local", "ray"):
         raise InvalidArgumentError(
             f'argument "backend": expected "local" or "ray", got {backend!r}'
@@ -656,9 +648,9 @@ def duel(
     """Duplicate duel of two built-in policies: every deal is replayed with the seats rotated
     so that A holds each hand once (heads-up: A and B swap; at 3–4 players one seat plays A and
     the others B). Ctrl-C stops it and reports the deals done."""
-    deals = _whole("deals", deals, 1, 2**40)
-    players = _whole("players", players, 2, 4)
-    seed = _whole("seed", seed, 0, 2**64 - 1)
+    deals = whole("deals", deals, 1, 2**40)
+    players = whole("players", players, 2, 4)
+    seed = whole("seed", seed, 0, 2**64 - 1)
     rs = _rule_set(rules)
     specs = [_spec(p, rs, players, s) for s, p in enumerate((policy_a, policy_b))]
     if any(s is None for s in specs):

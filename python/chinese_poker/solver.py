@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import whole
 from ._core import Alternative, HandRank, Solution, parse_hands
 from .exceptions import InvalidArgumentError, InvalidShapeError
 from .rules import RuleSet
@@ -263,11 +264,6 @@ class BestResponse:
         object.__setattr__(self, "opponents", tuple(self.opponents))
 
 
-def _int_field(name: str, value: object, lo: int, hi: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InvalidArgumentError(f"{name}: expected an int from {lo} to {hi}, got {value!r}")
-
-
 @dataclass(frozen=True)
 class MonteCarlo:
     """The best mean score over ``samples`` sampled deals of the unseen cards to the opponents
@@ -283,10 +279,10 @@ class MonteCarlo:
     threads: int | None = None
 
     def __post_init__(self) -> None:
-        _int_field("samples", self.samples, 2, MAX_SAMPLES)
-        _int_field("seed", self.seed, 0, 2**64 - 1)
+        whole("samples", self.samples, 2, MAX_SAMPLES, field=True)
+        whole("seed", self.seed, 0, 2**64 - 1, field=True)
         if self.threads is not None:
-            _int_field("threads", self.threads, 1, MAX_THREADS)
+            whole("threads", self.threads, 1, MAX_THREADS, field=True)
         if not isinstance(self.opponent_policy, TableEV):
             raise InvalidArgumentError(
                 "opponent_policy: expected a TableEV (the policy that sets the opponents' "

@@ -26,11 +26,12 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import whole
 from ._core import Card
 from .exceptions import InvalidArgumentError, InvalidDecisionError
 from .rules import NATURALS, RuleSet
 from .scoring import DecisionLike, Declare, Setting, Settlement, Surrender, settle
-from .simulate import PolicyLike, _spec, _whole
+from .simulate import PolicyLike, _spec
 from .solver import TableEV
 from .tables import _rule_set
 
@@ -146,10 +147,10 @@ class Table:
         seed: int = 0,
         policies: Sequence[PolicyLike] | None = None,
     ) -> None:
-        self.players = _whole("players", players, 2, 4)
+        self.players = whole("players", players, 2, 4)
         self.rules = _rule_set(rules)
-        self.dealer = _whole("dealer", dealer, 0, self.players - 1)
-        self.seed = _whole("seed", seed, 0, 2**64 - 1)
+        self.dealer = whole("dealer", dealer, 0, self.players - 1)
+        self.seed = whole("seed", seed, 0, 2**64 - 1)
         if bankrolls is None:
             self.bankrolls: tuple[int, ...] | None = None
         else:
@@ -158,7 +159,7 @@ class Table:
                     f'argument "bankrolls": expected {self.players} whole numbers, one per seat'
                 )
             self.bankrolls = tuple(
-                _whole(f"bankrolls[{i}]", b, 0, 2**60) for i, b in enumerate(bankrolls)
+                whole(f"bankrolls[{i}]", b, 0, 2**60) for i, b in enumerate(bankrolls)
             )
         pols: list[object] = [TableEV()] * self.players if policies is None else list(policies)
         if len(pols) != self.players:
@@ -211,7 +212,7 @@ class Table:
     def _seat(self, seat: object) -> int:
         if self._hands is None:
             raise InvalidArgumentError("no round in progress: call deal() first")
-        return _whole("seat", seat, 0, self.players - 1)
+        return whole("seat", seat, 0, self.players - 1)
 
     def act(self, seat: int, decision: DecisionLike) -> None:
         """Records a seat's decision (its own 13 cards; acting again replaces it)."""

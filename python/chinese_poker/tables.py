@@ -19,7 +19,6 @@ import contextlib
 import functools
 import hashlib
 import json
-import operator
 import os
 import tempfile
 import time
@@ -29,12 +28,13 @@ import zlib
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any, SupportsIndex
+from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import whole
 from .exceptions import (
     InvalidArgumentError,
     InvalidShapeError,
@@ -387,16 +387,6 @@ def clear_cache() -> None:
 # -- training --------------------------------------------------------------------------------
 
 
-def _count_arg(name: str, value: object, low: int, high: int) -> int:
-    # ints and numpy integers; a bool or a float is a mistake, not a count
-    if isinstance(value, bool | float) or not isinstance(value, SupportsIndex):
-        raise InvalidTypeError(f"{name}: expected an int, got {type(value).__name__}")
-    n = operator.index(value)
-    if not low <= n <= high:
-        raise InvalidArgumentError(f'argument "{name}": expected {low} to {high:,}, got {n}')
-    return n
-
-
 def train_tables(
     rules: RuleSet | str | None,
     players: int,
@@ -417,8 +407,8 @@ def train_tables(
     before training and the file is written atomically; ``meta["path"]`` is where it went."""
     rs = _rule_set(rules)
     n = _check_players(players)
-    seed = _count_arg("seed", seed, 0, 2**64 - 1)
-    deals = _count_arg("deals", deals, 1, MAX_DEALS)
+    seed = whole("seed", seed, 0, 2**64 - 1)
+    deals = whole("deals", deals, 1, MAX_DEALS)
     if progress is not None and not callable(progress):
         raise InvalidTypeError(
             f"progress: expected a callable or None, got {type(progress).__name__}"
@@ -485,8 +475,8 @@ def train_all(
     with complete files. Afterwards, ``tables_*.npz`` files the new index does not list are
     removed."""
     out = _path_arg("out_dir", out_dir)
-    seed = _count_arg("seed", seed, 0, 2**64 - 1)
-    deals = _count_arg("deals", deals, 1, MAX_DEALS)
+    seed = whole("seed", seed, 0, 2**64 - 1)
+    deals = whole("deals", deals, 1, MAX_DEALS)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
