@@ -27,8 +27,8 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from .exceptions import InvalidArgumentError
-from .rules import NATURALS, RuleSet
-from .scoring import DecisionLike, Declare, Setting, Surrender
+from .rules import RuleSet
+from .scoring import DecisionLike
 from .solver import MonteCarlo, TableEV
 from .tables import _rule_set, load_tables
 
@@ -122,24 +122,6 @@ def _policy_name(policy: object) -> str:
     if isinstance(policy, TableEV | MonteCarlo | Greedy | RandomLegal):
         return repr(policy)
     return getattr(policy, "__name__", type(policy).__name__)
-
-
-def _decision_arrays(seat: int, d: object) -> tuple[list[int], int, int]:
-    """A Python decision as (13 codes front/middle/back, choice code, natural code)."""
-    if isinstance(d, Surrender):
-        return [0] * 13, 2, NO_NATURAL
-    if isinstance(d, Declare):
-        codes = [c.code for row in d.setting.rows() for c in row]
-        return codes, 1, NATURALS.index(d.natural)
-    if not isinstance(d, Setting):
-        try:
-            d = Setting(*d)  # type: ignore[misc]
-        except TypeError:
-            raise InvalidArgumentError(
-                f"policy at seat {seat} returned {d!r}: expected a Setting, Declare, Surrender "
-                "or (front, middle, back)"
-            ) from None
-    return [c.code for row in d.rows() for c in row], 0, NO_NATURAL
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -392,7 +374,7 @@ def _chunk_columns(
             continue
         fn: Callable[[npt.NDArray[np.uint8]], object] = policy  # type: ignore[assignment]
         for r in range(count):
-            codes, choice, natural = _decision_arrays(seat, fn(hands[r, seat]))
+            codes, choice, natural = _core.decision_codes(fn(hands[r, seat]), seat)
             settings[r, seat], choices[r, seat], naturals[r, seat] = codes, choice, natural
     cols = dict(_core.settle_rounds(compiled, settings, choices, naturals, threads))
     # the dealt hands and round numbers, which array settlement cannot know

@@ -82,7 +82,9 @@ mod _core {
     #[pymodule_export]
     use super::score::{_settle_seconds, find_naturals, settle};
     #[pymodule_export]
-    use super::sim::{deal, decide_seat, duel_chunk, duel_summary, settle_rounds, simulate_chunk};
+    use super::sim::{
+        deal, decide_seat, decision_codes, duel_chunk, duel_summary, settle_rounds, simulate_chunk,
+    };
     #[pymodule_export]
     use super::solve::{
         frontier, legal_settings, monte_carlo_opponents, rank_classes, solve, solve_batch,

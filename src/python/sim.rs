@@ -245,3 +245,32 @@ pub fn duel_summary<'py>(
     d.set_item("deals_needed", s.deals_needed)?;
     Ok(d)
 }
+
+/// A Python decision (anything `settle` takes for a seat) in the columns' form: (13 codes
+/// front/middle/back, zeros for a surrender; the decision code; the natural code). Through the
+/// one decision extractor, so a Python policy's answer is read exactly as `settle` reads it.
+#[pyfunction]
+pub fn decision_codes<'py>(
+    decision: &Bound<'py, PyAny>,
+    seat: usize,
+) -> PyResult<(Bound<'py, pyo3::types::PyList>, u8, u8)> {
+    use crate::score::Decision;
+    use crate::solve::Choice;
+    let (choice, setting) = match super::decision::extract_decision(seat, decision)? {
+        Decision::Play(s) => (Choice::Play, Some(s)),
+        Decision::Declare { natural, setting } => (Choice::Declare(natural), Some(setting)),
+        Decision::Surrender => (Choice::Surrender, None),
+    };
+    let mut codes = [0u8; 13];
+    if let Some(s) = setting {
+        for (slot, c) in codes
+            .iter_mut()
+            .zip(s.front.iter().chain(&s.middle).chain(&s.back))
+        {
+            *slot = c.code();
+        }
+    }
+    // a list, not the `bytes` PyO3 makes of a `[u8; N]`: callers store it in numpy rows
+    let codes = pyo3::types::PyList::new(decision.py(), codes)?;
+    Ok((codes, choice.code(), choice.natural_code()))
+}
