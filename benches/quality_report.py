@@ -1,17 +1,18 @@
 """How well the built-in policies play, as Markdown tables (the README's quality report).
 
-1. Duplicate duels, each with its edge in points per hand, the paired 95% interval, the share of
-   identical settings and the deals it would take to resolve the observed edge:
-   ``TableEV`` against the greedy baseline and against ``MonteCarlo`` heads-up under
-   ``two_four``, and for every preset at 4 players one ``MonteCarlo`` seat against three
-   ``TableEV`` seats.
-2. Calibration of ``TableEV``: in symmetric self-play (every seat the same policy, so the mean
+1. Calibration of ``TableEV``: in symmetric self-play (every seat the same policy, so the mean
    realised score is exactly 0) the mean predicted value should be 0, and each decile of the
-   predictions should realise what it predicts.
+   predictions should realise what it predicts; for every preset at 2, 3 and 4 players, with
+   the standard error of each decile's realised mean beside its gap.
+2. Duplicate duels, each with its edge in points per hand, the paired 95% interval, the share of
+   identical settings and the deals it would take to resolve the observed edge:
+   ``TableEV`` against the greedy baseline and the default ``MonteCarlo`` against ``TableEV``
+   heads-up under ``two_four``, and at 4 players one default ``MonteCarlo`` seat against three
+   ``TableEV`` seats (``--mc4-presets``, default every preset).
 
-Run: ``python benches/quality_report.py [--greedy-deals 2000] [--mc-deals 10000]
-[--mc4-deals 2000] [--mc-samples 1000] [--calibration-rounds 20000]``; a deal count of 0 skips
-that part. Deterministic for ``--seed``.
+Run: ``python benches/quality_report.py [--calibration-rounds 100000] [--greedy-deals 2000]
+[--mc-deals 10000] [--mc4-deals 2000] [--mc4-presets maceplay,shisanshui] [--mc-samples 1000]``;
+a count of 0 skips that part. Deterministic for ``--seed``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def duels(args: argparse.Namespace) -> None:
     )
     print("|---|---|---:|---:|---:|---|---:|---:|---:|")
     mc = cp.MonteCarlo(samples=args.mc_samples)
+    default = args.mc_samples == cp.MonteCarlo().samples
+    mc_label = "MonteCarlo()" if default else f"MonteCarlo(samples={args.mc_samples})"
     runs = []
     if args.greedy_deals:
         runs.append(
@@ -53,7 +56,7 @@ def duels(args: argparse.Namespace) -> None:
     if args.mc_deals:
         runs.append(
             (
-                f"MonteCarlo({args.mc_samples}) vs TableEV",
+                f"{mc_label} vs TableEV",
                 mc,
                 cp.TableEV(),
                 "two_four",
@@ -62,10 +65,11 @@ def duels(args: argparse.Namespace) -> None:
             )
         )
     if args.mc4_deals:
-        for name in cp.RuleSet.presets():
+        presets = args.mc4_presets.split(",") if args.mc4_presets else cp.RuleSet.presets()
+        for name in presets:
             runs.append(
                 (
-                    f"MonteCarlo({args.mc_samples}) vs 3 TableEV",
+                    f"{mc_label} vs 3 TableEV",
                     mc,
                     cp.TableEV(),
                     name,
@@ -82,34 +86,41 @@ def duels(args: argparse.Namespace) -> None:
     print()
 
 
+def calibration_row(
+    name: str, players: int, rounds: int, pred: np.ndarray, real: np.ndarray
+) -> str:
+    order = np.argsort(pred, kind="stable")
+    deciles = np.array_split(order, 10)
+    cells = [(pred[d].mean(), real[d].mean(), real[d].std() / np.sqrt(len(d))) for d in deciles]
+    worst = max(range(10), key=lambda i: abs(cells[i][0] - cells[i][1]))
+    gap = abs(cells[worst][0] - cells[worst][1])
+    text = " ".join(f"{p:+.2f}/{r:+.2f}" for p, r, _ in cells)
+    return (
+        f"| {name} | {players} | {rounds:,} | {pred.mean():+.4f} | {real.mean():+.4f} | "
+        f"{gap:.3f} ± {cells[worst][2]:.3f} | {text} |"
+    )
+
+
 def calibration(args: argparse.Namespace) -> None:
     print("## Calibration of TableEV in symmetric self-play\n")
     print(
-        "Mean predicted and realised points per hand; deciles of the prediction, lowest first "
-        "(predicted / realised).\n"
+        "Mean predicted and realised points per hand; the worst decile gap between prediction "
+        "and realised mean, ± the standard error of that decile's realised mean; deciles of "
+        "the prediction, lowest first (predicted / realised).\n"
     )
     print(
         "| rules | players | rounds | mean predicted | mean realised | worst decile gap | deciles |"
     )
     print("|---|---:|---:|---:|---:|---:|---|")
     for name in cp.RuleSet.presets():
-        for players in (2, 4):
+        for players in (2, 3, 4):
             run = cp.simulate(
                 args.calibration_rounds, players, name, seed=args.seed, progress=args.progress
             )
             assert run.columns is not None
             pred = run.columns["value"]
             real = run.columns["points"].astype(np.float64)
-            order = np.argsort(pred, kind="stable")
-            deciles = np.array_split(order, 10)
-            cells = [(pred[d].mean(), real[d].mean()) for d in deciles]
-            gap = max(abs(p - r) for p, r in cells)
-            text = " ".join(f"{p:+.2f}/{r:+.2f}" for p, r in cells)
-            print(
-                f"| {name} | {players} | {run.rounds:,} | {pred.mean():+.3f} | "
-                f"{real.mean():+.3f} | {gap:.2f} | {text} |",
-                flush=True,
-            )
+            print(calibration_row(name, players, run.rounds, pred, real), flush=True)
     print()
 
 
@@ -119,7 +130,8 @@ def main() -> None:
     ap.add_argument("--mc-deals", type=int, default=10_000)
     ap.add_argument("--mc4-deals", type=int, default=2000)
     ap.add_argument("--mc-samples", type=int, default=1000)
-    ap.add_argument("--calibration-rounds", type=int, default=20_000)
+    ap.add_argument("--mc4-presets", default="", help="comma-separated; default every preset")
+    ap.add_argument("--calibration-rounds", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--progress", action="store_true")
     args = ap.parse_args()

@@ -2,7 +2,7 @@
 
 use chinese_poker::solve::train::{train, TrainConfig};
 use chinese_poker::solve::{
-    best_table_ev, solve, solve_batch_table_ev, Objective, Policy, Scratch, TableEv,
+    best_table_ev, solve, solve_batch_table_ev, Budget, Objective, Policy, Scratch, TableEv,
 };
 use chinese_poker::{best_natural, Card, Rules, Wheel};
 use rand::{Rng, SeedableRng};
@@ -77,11 +77,13 @@ fn main() {
         players: 2,
         deals: 2000,
         max_iters: 2,
+        calibration_hands: 20_000,
+        calibration_iters: 1,
         ..TrainConfig::default()
     };
     let report = train(&rules, &cfg, &mut |_, _| true).expect("train");
     println!(
-        "train 2 iterations x {} deals: {:.2} s",
+        "train 2 iterations x {} deals, one calibration step: {:.2} s",
         cfg.deals,
         t.elapsed().as_secs_f64()
     );
@@ -142,21 +144,41 @@ fn main() {
         "natural detection (best_natural): median {:.2} µs/hand",
         median(times)
     );
-    let obj = Objective::MonteCarlo {
-        samples: 1000,
-        seed: 7,
-        policy: Policy::TableEv(te.clone()),
-        threads: Some(1),
-    };
-    let mut times = Vec::new();
-    for h in hs.iter().take(5) {
-        let t = Instant::now();
-        let sol = solve(h, &rules, 2, &obj, 3).expect("solve");
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        assert!(sol.value.is_finite());
+    // Unraced (every frontier play scored on all 1,000 samples: the cost per sample), then the
+    // default racing budget (stops once decided).
+    for (label, budget) in [
+        (
+            "unraced",
+            Budget {
+                samples: 1000,
+                confidence: 0.0,
+                candidates: 0,
+            },
+        ),
+        ("raced (default budget)", Budget::default()),
+    ] {
+        let obj = Objective::MonteCarlo {
+            budget,
+            seed: 7,
+            policy: Policy::TableEv(te.clone()),
+            threads: Some(1),
+        };
+        let (mut times, mut per_sample, mut drawn) = (Vec::new(), Vec::new(), Vec::new());
+        for h in hs.iter().take(5) {
+            let t = Instant::now();
+            let sol = solve(h, &rules, 2, &obj, 3).expect("solve");
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            times.push(ms);
+            per_sample.push(ms * 1e3 / sol.samples as f64);
+            drawn.push(sol.samples as f64);
+            assert!(sol.value.is_finite());
+        }
+        println!(
+            "MonteCarlo {label}, at most 1,000 samples heads-up, 1 thread: median {:.2} ms/hand, \
+             {:.1} µs/sample, {} samples drawn",
+            median(times),
+            median(per_sample),
+            median(drawn)
+        );
     }
-    println!(
-        "MonteCarlo 1,000 samples heads-up, 1 thread: median {:.2} ms/hand",
-        median(times)
-    );
 }

@@ -3,7 +3,7 @@
 
 use chinese_poker::parallel::with_threads;
 use chinese_poker::sim::{deal, deal_round, duel_deals, simulate, Policy};
-use chinese_poker::solve::{with_scratch, OutcomeTables, TableEv};
+use chinese_poker::solve::{with_scratch, Budget, OutcomeTables, TableEv};
 use chinese_poker::{Evaluator, Rules, Wheel};
 use std::sync::Arc;
 
@@ -195,7 +195,10 @@ fn monte_carlo_seats_play_in_simulations_and_duels() {
     let te = table(&rules, 3);
     let mc = Policy::MonteCarlo {
         table: te.clone(),
-        samples: 24,
+        budget: Budget {
+            samples: 24,
+            ..Budget::default()
+        },
     };
     let policies = vec![mc.clone(), Policy::TableEv(te.clone()), Policy::Greedy];
     let one = with_threads(Some(1), || simulate(&rules, &policies, 4, 0, 12)).unwrap();

@@ -25,15 +25,18 @@ def test_quality_report_prints_its_tables() -> None:
         "--mc-deals",
         "4",
         "--mc4-deals",
-        "0",
+        "2",
+        "--mc4-presets",
+        "shisanshui",
         "--mc-samples",
         "20",
         "--calibration-rounds",
         "100",
     )
     assert "| TableEV vs Greedy | two_four | 2 | 60 |" in out
-    assert "MonteCarlo(20) vs TableEV" in out
-    assert out.count("| maceplay |") == 2  # calibration at 2 and 4 players
+    assert "MonteCarlo(samples=20) vs TableEV | two_four | 2 | 4 |" in out
+    assert "MonteCarlo(samples=20) vs 3 TableEV | shisanshui | 4 | 2 |" in out
+    assert out.count("| maceplay |") == 3  # calibration at 2, 3 and 4 players
 
 
 def test_simulate_costs_prints_its_ratios() -> None:

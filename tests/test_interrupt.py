@@ -35,7 +35,7 @@ def test_ctrl_c_interrupts_monte_carlo() -> None:
     hand = "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"
     cp.solve(hand, "maceplay", 2)  # load the tables before the timer starts
     # 10^6 samples is about half a minute on one thread; the signal comes after 0.3 s
-    slow = cp.MonteCarlo(samples=10**6, seed=1, threads=1)
+    slow = cp.MonteCarlo(samples=10**6, seed=1, threads=1, confidence=0)  # no early stop
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     start = time.perf_counter()

@@ -450,7 +450,7 @@ def test_every_preset_has_shipped_tables_under_the_versioned_key(name: str) -> N
 
     for players in (2, 3, 4):
         key = _core.tables_key(RuleSet.preset(name).compiled, players)
-        assert key.startswith("v2;wheel=")
+        assert key.startswith("v3;wheel=") and key.endswith(f";players={players}")
         assert solver.shipped_tables_path(name, players) is not None, (name, players)
         with warnings.catch_warnings():
             warnings.simplefilter("error")

@@ -74,6 +74,10 @@ def test_no_objective_returns_a_fouled_setting(rules: str) -> None:
             for alt in sol.alternatives:
                 check_legal(hands[0], alt.setting, rs.wheel)
             values = [a.value for a in sol.alternatives]
+            if isinstance(obj, cp.MonteCarlo):
+                # the play chosen first (the table's unless beaten at the racing
+                # confidence), then the others by mean
+                values = values[1:]
             assert values == sorted(values, reverse=True)
 
 
@@ -106,11 +110,14 @@ def test_monte_carlo_is_deterministic_and_matches_best_response_on_its_samples()
     scores = []
     for i in range(60):
         opps = _core.monte_carlo_opponents(hand, rs.compiled, table, 11, i)
-        decisions: list[cp.Setting | cp.Declare] = []
+        decisions: list[cp.Setting | cp.Declare | cp.Surrender] = []
         for o in opps:
             c = o[-1]
             s = cp.Setting(c[:3], c[3:8], c[8:])
-            decisions.append(s if o[0] == "play" else cp.Declare(o[1], s))
+            if o[0] == "surrender":
+                decisions.append(cp.Surrender())
+            else:
+                decisions.append(s if o[0] == "play" else cp.Declare(o[1], s))
         scores.append(cp.settle([a.setting, *decisions], rs).raw_totals[0])
     assert abs(np.mean(scores) - a.value) <= a.stderr
 
@@ -214,6 +221,7 @@ def test_bad_input_gives_clear_errors() -> None:
         cp.solve(HAND, objective=cp.BestResponse([]))
 
 
+@pytest.mark.filterwarnings("ignore:training 'one_six'")  # 300 deals: a quick, noisy run
 def test_tables_train_command_and_loader_checks(tmp_path: Any) -> None:
     from chinese_poker.cli import main
 
@@ -435,6 +443,11 @@ def test_top_k_is_checked(top_k: object) -> None:
         ({"seed": -1}, "seed"),
         ({"seed": True}, "seed"),
         ({"opponent_policy": None}, "opponent_policy: expected a TableEV"),
+        ({"confidence": 1.0}, "confidence: expected 0"),
+        ({"confidence": 0.3}, "confidence: expected 0"),
+        ({"confidence": -0.1}, "confidence"),
+        ({"candidates": -1}, "candidates"),
+        ({"candidates": 2.0}, "candidates"),
         ({"opponent_policy": "TableEV"}, "opponent_policy"),
     ],
 )
@@ -443,11 +456,34 @@ def test_monte_carlo_arguments(kwargs: dict[str, object], pattern: str) -> None:
         cp.MonteCarlo(**kwargs)  # type: ignore[arg-type]
 
 
+def test_monte_carlo_budget() -> None:
+    hand = "As Kd Qs Jh 9h 9d 7c 6c 5d 4h 3s 2s 2d"
+    table = cp.solve(hand, "maceplay", 3)
+    # unraced: every frontier play on every sample
+    plain = cp.solve(hand, "maceplay", 3, cp.MonteCarlo(samples=300, confidence=0, candidates=0))
+    assert plain.samples == 300
+    assert plain.candidates == table.candidates
+    # raced: at most the budget, drawn in steps of 128, over the table's best 16 plays at most
+    raced = cp.solve(hand, "maceplay", 3, cp.MonteCarlo(samples=1000), top_k=20)
+    assert 0 < raced.samples <= 1000
+    assert raced.samples == 1000 or raced.samples % 128 == 0
+    assert raced.candidates <= 16 and len(raced.alternatives) == raced.candidates
+    # one candidate: the table objective's own play
+    one = cp.solve(hand, "maceplay", 3, cp.MonteCarlo(samples=200, candidates=1))
+    assert one.setting == table.setting and one.samples == 128
+    assert cp.Solution._from_dict(raced.to_dict()) == raced  # type: ignore[attr-defined]
+
+
 def test_core_objective_checks_its_own_arguments() -> None:
     table = S.load_tables("maceplay", 2)
     for samples, seed in ((2**64, 0), (1, 0), (10, -1), (10, 2**64), (10, 1.0)):
         with pytest.raises(InvalidArgumentError, match="samples|seed"):
             _core.Objective.monte_carlo(table, samples, seed)
+    for confidence in (1.0, -0.5, float("nan")):
+        with pytest.raises(InvalidArgumentError, match="confidence"):
+            _core.Objective.monte_carlo(table, 10, 0, None, confidence)
+    with pytest.raises(InvalidArgumentError, match="candidates"):
+        _core.Objective.monte_carlo(table, 10, 0, None, 0.9, -1)
 
 
 def test_monte_carlo_stderr_does_not_wrap_with_huge_values() -> None:
@@ -473,11 +509,14 @@ def test_monte_carlo_stderr_does_not_wrap_with_huge_values() -> None:
     scores = []
     for i in range(40):
         opps = _core.monte_carlo_opponents(hand, huge.compiled, table, 5, i)
-        decisions: list[cp.Setting | cp.Declare] = []
+        decisions: list[cp.Setting | cp.Declare | cp.Surrender] = []
         for o in opps:
             c = o[-1]
             s = cp.Setting(c[:3], c[3:8], c[8:])
-            decisions.append(s if o[0] == "play" else cp.Declare(o[1], s))
+            if o[0] == "surrender":
+                decisions.append(cp.Surrender())
+            else:
+                decisions.append(s if o[0] == "play" else cp.Declare(o[1], s))
         scores.append(cp.settle([sol.setting, *decisions], huge).raw_totals[0])
     exact = np.std(np.array(scores, dtype=np.float64), ddof=1) / np.sqrt(len(scores))
     assert exact > 1e9

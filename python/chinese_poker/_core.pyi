@@ -347,6 +347,8 @@ class Solution:
     @property
     def candidates(self) -> int: ...
     @property
+    def samples(self) -> int: ...
+    @property
     def objective(self) -> str: ...
     @property
     def players(self) -> int: ...
@@ -377,6 +379,9 @@ def parse_hands(lines: Iterable[str], cards: int = 13) -> npt.NDArray[np.uint8]:
 
 MAX_THREADS: int
 MAX_SAMPLES: int
+MC_SAMPLES: int
+MC_CONFIDENCE: float
+MC_CANDIDATES: int
 
 def evaluate(cards: str | Iterable[Card | str | int] | CardSet, wheel: str = "low") -> HandRank: ...
 def evaluate_batch(
@@ -399,11 +404,14 @@ class TableEv:
         middle: npt.NDArray[np.float64],
         back: npt.NDArray[np.float64],
         scoop_rate: float,
+        model: str | None = None,
     ) -> TableEv: ...
     @property
     def players(self) -> int: ...
     @property
     def wheel(self) -> str: ...
+    @property
+    def model(self) -> str: ...
     def value(self, front: int, middle: int, back: int) -> float: ...
 
 @final
@@ -442,7 +450,12 @@ class Objective:
     def best_response(opponents: object) -> Objective: ...
     @staticmethod
     def monte_carlo(
-        table: TableEv, samples: object, seed: object, threads: object = None
+        table: TableEv,
+        samples: object,
+        seed: object,
+        threads: object = None,
+        confidence: float | None = None,
+        candidates: object = None,
     ) -> Objective: ...
     @property
     def name(self) -> str: ...
@@ -478,6 +491,8 @@ def train_tables(
     tol: float = 0.01,
     threads: object = None,
     progress: Callable[[int, float], object] | None = None,
+    calibration_hands: object = None,
+    calibration_iters: object = None,
 ) -> dict[str, Any]: ...
 def tables_key(rules: Rules | None, players: int) -> str: ...
 def _settle_seconds(decisions: object, rules: Rules, rounds: object) -> float: ...

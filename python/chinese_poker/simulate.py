@@ -105,7 +105,7 @@ def _spec(policy: object, rules: RuleSet, players: int, seat: int) -> tuple[Any,
         return ("table", load_tables(rules, players, policy.tables))
     if isinstance(policy, MonteCarlo):
         table = load_tables(rules, players, policy.opponent_policy.tables)
-        return ("monte_carlo", table, policy.samples)
+        return ("monte_carlo", policy.compiled(table))
     if isinstance(policy, Greedy):
         return ("greedy",)
     if isinstance(policy, RandomLegal):

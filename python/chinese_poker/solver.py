@@ -32,6 +32,7 @@ Results (:class:`Solution`, :class:`Alternative`) are frozen classes built by th
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +44,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from ._core import Alternative, HandRank, Solution, parse_hands
-from .exceptions import InvalidArgumentError, InvalidShapeError
+from .exceptions import InvalidArgumentError, InvalidShapeError, InvalidTypeError
 from .rules import RuleSet
 from .scoring import DecisionLike, Declare, Setting, Surrender
 from .tables import (
@@ -266,28 +267,52 @@ class BestResponse:
 
 @dataclass(frozen=True)
 class MonteCarlo:
-    """The best mean score over ``samples`` sampled deals of the unseen cards to the opponents
-    (all of them, for the table size), each opponent set by ``opponent_policy``; every candidate
-    is scored exactly on the same deals. Deterministic for a ``seed`` whatever ``threads``.
+    """Exact scores over sampled deals of the unseen cards to the opponents (all of them, for
+    the table size), each opponent decided by ``opponent_policy`` as it plays (naturals and
+    surrenders included); every candidate is scored on the same deals. The table objective's
+    best ``candidates`` plays are raced against its choice: a play is dropped once the samples
+    show it worse at ``confidence``, sampling stops as soon as one play is left (or after
+    ``samples``), and the table's choice is replaced only by a play that beats it at
+    ``confidence`` (docs/architecture.md, "Monte Carlo"). ``confidence=0`` samples every
+    candidate ``samples`` times and plays the best mean; ``candidates=0`` races the whole
+    frontier. Deterministic for a ``seed`` whatever ``threads``.
 
-    ``samples``: 2 to ``MAX_SAMPLES`` (10⁷); ``seed``: 0 to 2⁶⁴ − 1; ``threads``: ``None`` (all
-    cores) or 1 to ``MAX_THREADS``. Ctrl-C interrupts a long run (``KeyboardInterrupt``)."""
+    ``samples``: 2 to ``MAX_SAMPLES`` (10⁷), the most drawn; ``confidence``: 0, or at least 0.5
+    and below 1; ``seed``: 0 to 2⁶⁴ − 1; ``threads``: ``None`` (all cores) or 1 to
+    ``MAX_THREADS``. Ctrl-C interrupts a long run (``KeyboardInterrupt``)."""
 
-    samples: int = 1000
+    samples: int = _core.MC_SAMPLES
     seed: int = 0
     opponent_policy: TableEV = field(default_factory=TableEV)
     threads: int | None = None
+    confidence: float = _core.MC_CONFIDENCE
+    candidates: int = _core.MC_CANDIDATES
 
     def __post_init__(self) -> None:
         whole("samples", self.samples, 2, MAX_SAMPLES, field=True)
         whole("seed", self.seed, 0, 2**64 - 1, field=True)
         if self.threads is not None:
             whole("threads", self.threads, 1, MAX_THREADS, field=True)
+        whole("candidates", self.candidates, 0, 1_000_000, field=True)
+        if isinstance(self.confidence, bool) or not isinstance(self.confidence, int | float):
+            raise InvalidTypeError(
+                f"confidence: expected a number, got {type(self.confidence).__name__}"
+            )
+        if not (self.confidence == 0 or 0.5 <= self.confidence < 1):
+            raise InvalidArgumentError(
+                f"confidence: expected 0 (no racing) or 0.5 to below 1, got {self.confidence!r}"
+            )
         if not isinstance(self.opponent_policy, TableEV):
             raise InvalidArgumentError(
                 "opponent_policy: expected a TableEV (the policy that sets the opponents' "
                 f"hands), got {type(self.opponent_policy).__name__}"
             )
+
+    def compiled(self, table: _core.TableEv) -> _core.Objective:
+        """The core objective, its opponents decided by ``table``."""
+        return _core.Objective.monte_carlo(
+            table, self.samples, self.seed, self.threads, self.confidence, self.candidates
+        )
 
 
 Objective: TypeAlias = TableEV | RowValues | BestResponse | MonteCarlo
@@ -342,7 +367,7 @@ class Solver:
                 core_obj = _core.Objective.row_values(obj.compiled(rs.wheel))
             elif isinstance(obj, MonteCarlo):
                 table = load_tables(rs, players, obj.opponent_policy.tables)
-                core_obj = _core.Objective.monte_carlo(table, obj.samples, obj.seed, obj.threads)
+                core_obj = obj.compiled(table)
             else:
                 raise InvalidArgumentError(
                     "objective: expected TableEV, RowValues, BestResponse or MonteCarlo, "
@@ -405,7 +430,7 @@ def _with_tables(objective: Objective, tables: str | Path | None) -> Objective:
             return objective
     elif isinstance(objective, MonteCarlo):
         if objective.opponent_policy.tables is None:
-            return MonteCarlo(objective.samples, objective.seed, TableEV(tables), objective.threads)
+            return dataclasses.replace(objective, opponent_policy=TableEV(tables))
         if str(objective.opponent_policy.tables) == str(tables):
             return objective
     else:

@@ -3,7 +3,10 @@ objective, as ``.npz`` files, their index, the cache of loaded tables, and train
 
 A tables file holds three row distributions (``front``: 455 classes, ``middle`` and ``back``:
 7,462 classes each, weakest first) and ``meta``, a JSON object with at least ``scoop_rate`` (a
-probability) and ``key`` (the rule-set fields the tables depend on). Reading one never raises
+probability) and ``key`` (the rule-set fields the tables depend on), and, from training, the
+``model`` of what the independent-rows formula misses (scoop and sweep factors, opponents'
+natural and surrender rates, and the calibration map; ``src/solve/model.rs``). Reading one
+never raises
 anything but :class:`~chinese_poker.exceptions.InvalidTablesError` naming the file and what is
 wrong with it, whatever the bytes on disk, and never leaves the file open.
 
@@ -252,6 +255,8 @@ def write_tables(
     file, atomically; returns the path written (``.npz`` added if missing)."""
     p = tables_file_path(path)
     full = dict(meta, scoop_rate=float(trained["scoop_rate"]), key=trained["key"])
+    if trained.get("model") is not None:  # tables without one use the plain formula
+        full["model"] = json.loads(trained["model"])
     with _atomic(p) as fh:
         np.savez_compressed(
             fh,
@@ -307,10 +312,17 @@ def _compile(rules: RuleSet, players: int, path: Path, given: bool) -> _core.Tab
             stacklevel=5,
         )
     try:
+        model = t["meta"].get("model")
         return _core.TableEv(
-            rules.compiled, players, t["front"], t["middle"], t["back"], t["meta"]["scoop_rate"]
+            rules.compiled,
+            players,
+            t["front"],
+            t["middle"],
+            t["back"],
+            t["meta"]["scoop_rate"],
+            None if model is None else json.dumps(model),
         )
-    except ValueError as e:  # the core's own checks of the distributions
+    except ValueError as e:  # the core's own checks of the distributions and the model
         raise InvalidTablesError(f"tables file {str(path)!r}: {e}") from None
 
 
@@ -395,11 +407,20 @@ def train_tables(
     out: str | os.PathLike[str] | None = None,
     threads: int | None = None,
     progress: Callable[[int, float], object] | None = None,
+    calibration_hands: int | None = None,
+    calibration_iters: int | None = None,
 ) -> dict[str, Any]:
-    """Trains the table objective's outcome tables by self-play: ``deals`` heads-up deals per
-    iteration (1 to ``MAX_DEALS``), blended until no row's distribution moves by more than
-    ``TOLERANCE``, at most ``MAX_ITERATIONS`` iterations, deterministic for ``seed`` (0 to
-    2**64 − 1) whatever ``threads``.
+    """Trains the table objective's outcome tables and model by self-play at ``players``
+    seats: ``deals`` deals per iteration (1 to ``MAX_DEALS``), blended until no row's
+    distribution moves by more than ``TOLERANCE``, at most ``MAX_ITERATIONS`` iterations; then
+    ``calibration_iters`` calibration steps of ``calibration_hands`` hands each (``None``: the
+    core's defaults, 3 steps of 30 × ``deals`` hands; 0 skips calibration). Deterministic for
+    ``seed`` (0 to 2**64 − 1) whatever ``threads``.
+    ``progress(step, delta)`` is called after each iteration and then each calibration step.
+
+    ``meta["calibration"]`` lists each calibration step: the hands played, the mean prediction
+    (the realised mean is 0), the worst decile gap of the map the step started from, and how far
+    the new map moved (points).
 
     Returns the distributions and ``meta``, whose ``converged`` is ``False`` (with a
     ``RuntimeWarning``) when training stopped at its iteration limit still moving; more deals
@@ -425,6 +446,8 @@ def train_tables(
         tol=TOLERANCE,
         threads=threads,
         progress=progress,
+        calibration_hands=calibration_hands,
+        calibration_iters=calibration_iters,
     )
     seconds = time.perf_counter() - start
     deltas = [float(d) for d in trained["deltas"]]
@@ -437,6 +460,10 @@ def train_tables(
         "iterations": trained["iterations"],
         "deltas": [round(d, 5) for d in deltas],
         "converged": converged,
+        "calibration": [
+            {k: (round(v, 5) if isinstance(v, float) else v) for k, v in step.items()}
+            for step in trained["calibration"]
+        ],
         "seconds": round(seconds, 1),
         "wheel": trained["wheel"],
     }

@@ -97,6 +97,10 @@ mod _core {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("MAX_THREADS", crate::parallel::MAX_THREADS)?;
         m.add("MAX_SAMPLES", crate::solve::MAX_SAMPLES)?;
+        let budget = crate::solve::Budget::default();
+        m.add("MC_SAMPLES", budget.samples)?;
+        m.add("MC_CONFIDENCE", budget.confidence)?;
+        m.add("MC_CANDIDATES", budget.candidates)?;
         // the `naturals` code of batch and simulation results for "no natural"
         m.add("NO_NATURAL", crate::solve::BATCH_NO_NATURAL)?;
         super::rules::add_names(m)

@@ -1027,6 +1027,7 @@ pub struct PySolution {
     surrender_value: Option<f64>,
     alternatives: Vec<PyAlternative>,
     candidates: usize,
+    samples: usize,
     objective: &'static str,
     players: usize,
     rules: String,
@@ -1054,6 +1055,7 @@ impl PySolution {
                 })
                 .collect(),
             candidates: s.candidates,
+            samples: s.samples,
             objective: s.objective,
             players,
             rules,
@@ -1089,6 +1091,7 @@ impl PySolution {
         }
         d.set_item("alternatives", alts)?;
         d.set_item("candidates", self.candidates)?;
+        d.set_item("samples", self.samples)?;
         d.set_item("objective", self.objective)?;
         d.set_item("players", self.players)?;
         d.set_item("rules", &self.rules)?;
@@ -1135,6 +1138,7 @@ impl PySolution {
             surrender_value: f.get("surrender_value")?,
             alternatives,
             candidates: f.get("candidates")?,
+            samples: f.get::<Option<usize>>("samples")?.unwrap_or(0),
             objective: objective_name(&f, &objective)?,
             players: f.get("players")?,
             rules: f.get("rules")?,
@@ -1214,6 +1218,11 @@ impl PySolution {
     #[getter]
     fn candidates(&self) -> usize {
         self.candidates
+    }
+    /// Monte Carlo samples drawn (at most the budget's; 0 for the other objectives).
+    #[getter]
+    fn samples(&self) -> usize {
+        self.samples
     }
     /// "TableEV", "RowValues", "BestResponse" or "MonteCarlo".
     #[getter]

@@ -6,9 +6,10 @@
 //! `("monte_carlo", TableEv, samples)`, `("greedy",)` or `("random",)`.
 
 use super::rules::PyRules;
-use super::solve::PyTableEv;
+use super::solve::{PyObjective, PyTableEv};
 use crate::error::Error;
 use crate::sim::{self, Policy, RoundColumns};
+use crate::solve::Objective;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -38,9 +39,22 @@ fn policy_spec(seat: usize, spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
     };
     Ok(match tag.as_str() {
         "table" => Policy::TableEv(table()?),
-        "monte_carlo" => Policy::MonteCarlo {
-            table: table()?,
-            samples: t.get_item(2)?.extract()?,
+        // the objective the Python layer compiled, so that its budget is read in one place
+        "monte_carlo" => match &t.get_item(1)?.cast::<PyObjective>()?.get().0 {
+            Objective::MonteCarlo {
+                budget,
+                policy: crate::solve::Policy::TableEv(table),
+                ..
+            } => Policy::MonteCarlo {
+                table: table.clone(),
+                budget: *budget,
+            },
+            other => {
+                return Err(bad(format!(
+                    "expected a MonteCarlo objective, got {}",
+                    other.name()
+                )))
+            }
         },
         "greedy" => Policy::Greedy,
         "random" => Policy::Random,

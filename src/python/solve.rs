@@ -12,7 +12,7 @@ use crate::rules::Rules;
 use crate::solve::monte_carlo::{sample_opponents, Opponent};
 use crate::solve::train::{train, TrainConfig};
 use crate::solve::{
-    self as core_solve, tables_key as core_tables_key, with_scratch, Classes, Objective,
+    self as core_solve, tables_key as core_tables_key, with_scratch, Classes, Model, Objective,
     OutcomeTables, Policy, RowValues, Split, TableEv,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
@@ -58,6 +58,7 @@ pub struct PyTableEv(pub Arc<TableEv>);
 #[pymethods]
 impl PyTableEv {
     #[new]
+    #[pyo3(signature = (rules, players, front, middle, back, scoop_rate, model = None))]
     fn new(
         rules: &Bound<'_, PyRules>,
         players: usize,
@@ -65,6 +66,7 @@ impl PyTableEv {
         middle: PyReadonlyArray1<'_, f64>,
         back: PyReadonlyArray1<'_, f64>,
         scoop_rate: f64,
+        model: Option<&str>,
     ) -> PyResult<Self> {
         let r = &rules.get().0;
         let dist = [
@@ -72,7 +74,8 @@ impl PyTableEv {
             middle.as_array().to_vec(),
             back.as_array().to_vec(),
         ];
-        let tables = OutcomeTables::new(r.wheel, dist, scoop_rate)?;
+        let model = model.map(Model::from_json).transpose()?.unwrap_or_default();
+        let tables = OutcomeTables::new(r.wheel, dist, scoop_rate)?.with_model(model)?;
         TableEv::new(r, players, tables)
             .map(|t| PyTableEv(Arc::new(t)))
             .map_err(PyErr::from)
@@ -88,6 +91,11 @@ impl PyTableEv {
     /// Expected score of a setting with these raw row ranks (front, middle, back).
     fn value(&self, front: u32, middle: u32, back: u32) -> f64 {
         self.0.value(&[front, middle, back])
+    }
+    /// The measured model (`src/solve/model.rs`) as JSON text.
+    #[getter]
+    fn model(&self) -> String {
+        self.0.tables.model.to_data().to_string()
     }
 }
 
@@ -225,20 +233,41 @@ impl PyObjective {
         }
         Ok(PyObjective(Objective::BestResponse(opps)))
     }
-    /// Mean score over `samples` sampled deals, opponents set by the table policy.
+    /// Mean score over at most `samples` sampled deals, opponents decided by the table policy,
+    /// raced over the table's best `candidates` plays at `confidence` (`Budget`).
     #[staticmethod]
-    #[pyo3(signature = (table, samples, seed, threads = None))]
+    #[pyo3(signature = (table, samples, seed, threads = None, confidence = None, candidates = None))]
     fn monte_carlo(
         table: &Bound<'_, PyTableEv>,
         samples: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
+        confidence: Option<f64>,
+        candidates: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let defaults = core_solve::Budget::default();
         let samples =
             super::int_arg(samples, "samples", 2, core_solve::MAX_SAMPLES as i128)? as usize;
         let seed = super::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
+        let confidence = confidence.unwrap_or(defaults.confidence);
+        if !(0.0..1.0).contains(&confidence) {
+            return Err(PyErr::from(Error::InvalidArgument {
+                name: "confidence".into(),
+                reason: format!(
+                    "expected 0 (no racing) or a probability below 1, got {confidence}"
+                ),
+            }));
+        }
+        let candidates = match candidates {
+            Some(c) => super::int_arg(c, "candidates", 0, 1_000_000)? as usize,
+            None => defaults.candidates,
+        };
         Ok(PyObjective(Objective::MonteCarlo {
-            samples,
+            budget: core_solve::Budget {
+                samples,
+                confidence,
+                candidates,
+            },
             seed,
             policy: Policy::TableEv(table.get().0.clone()),
             threads: super::threads_arg(threads)?,
@@ -332,7 +361,7 @@ pub fn solve(
 }
 
 /// The opponents Monte Carlo sample `index` deals and sets for `hand`: a list of
-/// ("play", 13 codes) or ("declare", natural, 13 codes).
+/// ("play", 13 codes), ("declare", natural, 13 codes) or ("surrender", 13 codes).
 #[pyfunction]
 pub fn monte_carlo_opponents<'py>(
     py: Python<'py>,
@@ -357,6 +386,7 @@ pub fn monte_carlo_opponents<'py>(
             Opponent::Natural { kind, codes, .. } => {
                 out.append(("declare", kind.key(), codes.to_vec()))?
             }
+            Opponent::Surrendered { codes } => out.append(("surrender", codes.to_vec()))?,
         }
     }
     Ok(out)
@@ -434,7 +464,7 @@ pub fn solve_batch<'py>(
 /// arrays), `scoop_rate`, `iterations`, `deltas` and the `key`. `progress(iteration, delta)` is
 /// called after each iteration (with the GIL); Ctrl-C stops training.
 #[pyfunction]
-#[pyo3(signature = (rules, players, seed = None, deals = None, min_iters = 3, max_iters = 12, tol = 0.01, threads = None, progress = None))]
+#[pyo3(signature = (rules, players, seed = None, deals = None, min_iters = 3, max_iters = 12, tol = 0.01, threads = None, progress = None, calibration_hands = None, calibration_iters = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn train_tables<'py>(
     py: Python<'py>,
@@ -447,15 +477,26 @@ pub fn train_tables<'py>(
     tol: f64,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<Py<PyAny>>,
+    calibration_hands: Option<&Bound<'py, PyAny>>,
+    calibration_iters: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let defaults = TrainConfig::default();
+    let deals = match deals {
+        Some(d) => super::int_arg(d, "deals", 1, 100_000_000)? as usize,
+        None => defaults.deals,
+    };
+    let calibration_hands = match calibration_hands {
+        Some(h) => super::int_arg(h, "calibration_hands", 0, 100_000_000)? as usize,
+        None => crate::solve::train::CALIBRATION_HANDS_PER_DEAL * deals,
+    };
+    let calibration_iters = match calibration_iters {
+        Some(h) => super::int_arg(h, "calibration_iters", 0, 100)? as usize,
+        None => defaults.calibration_iters,
+    };
     let threads = super::threads_arg(threads)?;
     let seed = match seed {
         Some(s) => super::int_arg(s, "seed", 0, u64::MAX as i128)? as u64,
         None => 0,
-    };
-    let deals = match deals {
-        Some(d) => super::int_arg(d, "deals", 1, 100_000_000)? as usize,
-        None => TrainConfig::default().deals,
     };
     let r = rules_of(rules);
     let cfg = TrainConfig {
@@ -465,7 +506,9 @@ pub fn train_tables<'py>(
         min_iters,
         max_iters,
         tol,
-        ..TrainConfig::default()
+        calibration_hands,
+        calibration_iters,
+        ..defaults
     };
     let mut callback_err: Option<PyErr> = None;
     let report = py.detach(|| {
@@ -497,6 +540,17 @@ pub fn train_tables<'py>(
     d.set_item("middle", PyArray1::from_vec(py, m))?;
     d.set_item("back", PyArray1::from_vec(py, b))?;
     d.set_item("scoop_rate", report.tables.scoop_rate)?;
+    d.set_item("model", report.tables.model.to_data().to_string())?;
+    let steps = PyList::empty(py);
+    for c in &report.calibration {
+        let step = PyDict::new(py);
+        step.set_item("hands", c.hands)?;
+        step.set_item("mean_predicted", c.mean_predicted)?;
+        step.set_item("worst_decile_gap", c.worst_decile_gap)?;
+        step.set_item("moved", c.moved)?;
+        steps.append(step)?;
+    }
+    d.set_item("calibration", steps)?;
     d.set_item("iterations", report.iterations)?;
     d.set_item("deltas", report.deltas)?;
     d.set_item("key", core_tables_key(&r, players))?;

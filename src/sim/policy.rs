@@ -1,11 +1,9 @@
 //! The built-in policies a simulated seat can play. Each decides from its own hand only (the
 //! deal is hidden information), entirely in Rust, deterministic for the seed it is given.
 
-use crate::card::Card;
 use crate::error::Result;
 use crate::rules::Rules;
 use crate::score::Decision;
-use crate::setting::Setting;
 use crate::solve::{self, with_scratch, Choice, Objective, TableEv};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -36,8 +34,11 @@ impl Decided {
 pub enum Policy {
     /// The table objective, with its natural and surrender decisions (as `solve_batch`).
     TableEv(Arc<TableEv>),
-    /// The Monte Carlo objective with this many samples, opponents set by the table objective.
-    MonteCarlo { table: Arc<TableEv>, samples: usize },
+    /// The Monte Carlo objective with this budget, opponents decided by the table objective.
+    MonteCarlo {
+        table: Arc<TableEv>,
+        budget: solve::Budget,
+    },
     /// Strongest back, then strongest middle of the rest, the rest in front. Never declares or
     /// surrenders (a rule set that declares naturals automatically still pays them).
     Greedy,
@@ -69,9 +70,9 @@ impl Policy {
             Policy::TableEv(te) => {
                 with_scratch(|scratch| solve::decide_table_ev(te, rules, hand, scratch))
             }
-            Policy::MonteCarlo { table, samples } => {
+            Policy::MonteCarlo { table, budget } => {
                 let objective = Objective::MonteCarlo {
-                    samples: *samples,
+                    budget: *budget,
                     seed,
                     policy: solve::Policy::TableEv(table.clone()),
                     threads: None,
@@ -100,19 +101,4 @@ impl Policy {
     }
 }
 
-/// The settle-ready decision for a choice and its 13 codes front/middle/back (valid and
-/// distinct unless the choice is a surrender, whose codes are not read).
-pub fn decision_of(choice: Choice, codes: &[u8; 13]) -> Decision {
-    let setting = || {
-        let cards = codes.map(|c| Card::from_code(c).expect("validated codes"));
-        Setting::new(&cards[..3], &cards[3..8], &cards[8..]).expect("13 distinct cards")
-    };
-    match choice {
-        Choice::Play => Decision::Play(setting()),
-        Choice::Declare(natural) => Decision::Declare {
-            natural,
-            setting: setting(),
-        },
-        Choice::Surrender => Decision::Surrender,
-    }
-}
+pub use crate::solve::decision_of;

@@ -9,6 +9,7 @@
 
 pub mod classes;
 pub mod enumerate;
+pub mod model;
 pub mod monte_carlo;
 pub mod objective;
 pub mod table_ev;
@@ -16,7 +17,8 @@ pub mod train;
 
 pub use classes::Classes;
 pub use enumerate::{Scratch, Split};
-pub use objective::{Objective, Policy, RowValues};
+pub use model::{Calibration, Model};
+pub use objective::{Budget, Objective, Policy, RowValues};
 pub use table_ev::{tables_key, OutcomeTables, TableEv};
 
 use crate::card::{validate_rows, Card};
@@ -75,8 +77,11 @@ pub struct Solution {
     pub surrender_value: Option<f64>,
     /// The best plays, best first (at most the requested number).
     pub alternatives: Vec<Ranked>,
-    /// How many settings the objective looked at (the frontier, or every legal setting).
+    /// How many settings the objective looked at (the frontier, every legal setting, or the
+    /// plays Monte Carlo raced).
     pub candidates: usize,
+    /// Monte Carlo samples drawn (0 for the other objectives).
+    pub samples: usize,
     pub objective: &'static str,
 }
 
@@ -170,7 +175,7 @@ pub fn solve_with_stop(
     };
     check_players(players)?;
     // candidates: the frontier, or every legal setting for non-monotone row values
-    let splits: Vec<Split> = with_scratch(|s| {
+    let mut splits: Vec<Split> = with_scratch(|s| {
         if let Objective::RowValues(rv) = objective {
             if !rv.monotone {
                 let mut legal = Vec::new();
@@ -182,6 +187,9 @@ pub fn solve_with_stop(
         s.frontier.clone()
     });
     let opp = (players - 1) as f64;
+    // the candidate the objective plays, where it is not simply the best value
+    let mut first: Option<usize> = None;
+    let mut drawn = 0;
     let values: Vec<(f64, f64)> = match objective {
         Objective::TableEv(te) => {
             check_tables(te, rules, players)?;
@@ -208,30 +216,45 @@ pub fn solve_with_stop(
             out
         }
         Objective::MonteCarlo {
-            samples,
+            budget,
             seed,
             policy,
             threads,
         } => {
-            check_samples(*samples)?;
+            check_samples(budget.samples)?;
             let Policy::TableEv(te) = policy;
             check_tables(te, rules, players)?;
+            // the table objective's best plays, best first: its choice is the anchor
+            let mut ranked: Vec<(usize, f64)> = splits
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (i, te.value_of_classes(&s.classes)))
+                .collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            if budget.candidates > 0 {
+                ranked.truncate(budget.candidates);
+            }
+            splits = ranked.iter().map(|&(i, _)| splits[i]).collect();
             let keys: Vec<[u64; 3]> = splits
                 .iter()
                 .map(|s| monte_carlo::split_keys(rules, hand, s))
                 .collect();
-            let (sum, sq) = monte_carlo::run(
-                rules, players, policy, hand, &keys, *samples, *seed, *threads, stop,
+            let raced = monte_carlo::race(
+                rules, players, policy, hand, &keys, budget, *seed, *threads, stop,
             )?;
-            sum.iter()
-                .zip(&sq)
-                .map(|(&s, &q)| monte_carlo::mean_stderr(s, q, *samples))
-                .collect()
+            first = Some(raced.chosen);
+            drawn = raced.drawn;
+            raced.mean.into_iter().zip(raced.stderr).collect()
         }
     };
-    // best first; equal values keep frontier order (strongest back first)
+    // best first; equal values keep frontier order (strongest back first); a raced play that
+    // was dropped early (fewer samples) sorts by its mean all the same
     let mut order: Vec<usize> = (0..splits.len()).collect();
     order.sort_by(|&a, &b| values[b].0.total_cmp(&values[a].0));
+    if let Some(f) = first {
+        order.retain(|&i| i != f);
+        order.insert(0, f);
+    }
     let alternatives: Vec<Ranked> = order
         .iter()
         .take(top_k.max(1))
@@ -304,6 +327,7 @@ pub fn solve_with_stop(
         surrender_value,
         alternatives,
         candidates: splits.len(),
+        samples: drawn,
         objective: objective.name(),
     })
 }
@@ -338,6 +362,19 @@ fn exact(rules: &Rules, mine: Decision, opps: &[Decision]) -> Result<f64> {
     all.push(mine);
     all.extend(opps.iter().cloned());
     Ok(settle(&all, rules, None, 0)?.raw_totals()[0] as f64)
+}
+
+/// The settle-ready decision for a choice and its 13 codes front/middle/back (valid and
+/// distinct unless the choice is a surrender, whose codes are not read).
+pub fn decision_of(choice: Choice, codes: &[u8; 13]) -> Decision {
+    match choice {
+        Choice::Play => Decision::Play(setting_of(codes)),
+        Choice::Declare(natural) => Decision::Declare {
+            natural,
+            setting: setting_of(codes),
+        },
+        Choice::Surrender => Decision::Surrender,
+    }
 }
 
 /// Batch decision codes: `out_choice`.
@@ -375,6 +412,17 @@ pub fn decide_table_ev(
     hand: &[u8; 13],
     scratch: &mut Scratch,
 ) -> (Choice, [u8; 13], f64) {
+    let (choice, _, codes, value) = decide_table_ev_split(te, rules, hand, scratch);
+    (choice, codes, value)
+}
+
+/// [`decide_table_ev`] with the best play's split (played or not), for training.
+pub fn decide_table_ev_split(
+    te: &TableEv,
+    rules: &Rules,
+    hand: &[u8; 13],
+    scratch: &mut Scratch,
+) -> (Choice, Split, [u8; 13], f64) {
     let (split, value) = best_table_ev(te, hand, scratch);
     let mut codes = split.row_codes(hand);
     let opp = (te.players - 1) as f64;
@@ -385,17 +433,17 @@ pub fn decide_table_ev(
                 if let Some(layout) = nm.setting {
                     codes = layout_codes(&layout);
                 }
-                return (Choice::Declare(nm.kind), codes, v);
+                return (Choice::Declare(nm.kind), split, codes, v);
             }
         }
     }
     if let Some(cost) = rules.surrender {
         let v = -(cost as f64) * opp;
         if v > value {
-            return (Choice::Surrender, codes, v);
+            return (Choice::Surrender, split, codes, v);
         }
     }
-    (Choice::Play, codes, value)
+    (Choice::Play, split, codes, value)
 }
 
 /// Batch table-objective solve on the current rayon pool: for each hand, the 13 codes

@@ -1,15 +1,29 @@
-//! Monte Carlo best response: the opponents' hands are sampled from the 39 unseen cards, set by
-//! a policy, and every candidate setting is scored exactly against the same samples (common
-//! random numbers). Sample `i` is drawn from its own seed `mix(seed, i)`, and the per-candidate
-//! sums are integers, so the result does not depend on the thread count or the chunking.
+//! Monte Carlo best response: the opponents' hands are sampled from the 39 unseen cards, decided
+//! by a policy exactly as it plays (its naturals and surrenders included), and every candidate
+//! setting is scored exactly against the same samples (common random numbers): scoops, sweeps,
+//! naturals and surrenders at the whole table, which the table objective only approximates.
+//! Sample `i` is drawn from its own seed `mix(seed, i)`, the per-candidate sums are integers and
+//! the racing decisions are taken at fixed sample counts, so the result does not depend on the
+//! thread count or the chunking.
+//!
+//! # Racing (docs/architecture.md, "Monte Carlo")
+//!
+//! Sampling every frontier play alike and playing the best mean loses to the table objective
+//! it samples against: with about 70 plays (hundreds on some hands) and 1,000 samples, the best
+//! mean is mostly the luckiest play, and the table's own choice is usually as good. So
+//! [`race`] starts from the table objective's ranking: only its best `candidates` plays are
+//! sampled, each scored against the table's choice (the anchor) on the same samples, so each
+//! difference has a paired standard error far below the scores' own. Every [`RACE_STEP`]
+//! samples, a play whose difference is below the leader's at the stated confidence is dropped;
+//! sampling stops when only the leader (and the anchor) remain; and the anchor is replaced only
+//! by a play that beats it at that confidence.
 
 use super::enumerate::{Scratch, Split};
-use super::objective::Policy;
-use super::{best_table_ev, hand_cards, with_scratch};
+use super::objective::{Budget, Policy};
+use super::{decide_table_ev_split, with_scratch, Choice};
 use crate::card::Card;
 use crate::error::{Error, Result};
 use crate::eval::HandRank;
-use crate::naturals::best_natural;
 use crate::rules::Rules;
 use crate::score::{pair_score, row_key};
 use rand::{Rng, SeedableRng};
@@ -36,6 +50,8 @@ pub enum Opponent {
         kind: crate::rules::NaturalKind,
         codes: [u8; 13],
     },
+    /// Surrendered (pays the surrender cost to a player who did not); the 13 codes as dealt.
+    Surrendered { codes: [u8; 13] },
 }
 
 /// Row keys of a split of `hand` under `rules`.
@@ -55,27 +71,27 @@ pub fn split_keys(rules: &Rules, hand: &[u8; 13], s: &Split) -> [u64; 3] {
     keys
 }
 
-/// Sets one hand with the policy: the natural it would declare, or its best split.
+/// Decides one hand as the policy plays it ([`decide_table_ev_split`]: its natural and
+/// surrender decisions included), so that the sampled opponents are the opponents met.
 pub fn policy_decision(
     rules: &Rules,
     policy: &Policy,
     hand: &[u8; 13],
     scratch: &mut Scratch,
 ) -> Opponent {
-    if !rules.naturals.is_empty() {
-        if let Some(nm) = best_natural(&hand_cards(hand), rules) {
-            return Opponent::Natural {
-                value: nm.value,
-                kind: nm.kind,
-                codes: *hand,
-            };
-        }
-    }
     let Policy::TableEv(te) = policy;
-    let (s, _) = best_table_ev(te, hand, scratch);
-    Opponent::Played {
-        keys: split_keys(rules, hand, &s),
-        codes: s.row_codes(hand),
+    let (choice, s, _, _) = decide_table_ev_split(te, rules, hand, scratch);
+    match choice {
+        Choice::Play => Opponent::Played {
+            keys: split_keys(rules, hand, &s),
+            codes: s.row_codes(hand),
+        },
+        Choice::Declare(kind) => Opponent::Natural {
+            value: rules.natural_value(kind).unwrap_or(0),
+            kind,
+            codes: *hand,
+        },
+        Choice::Surrender => Opponent::Surrendered { codes: *hand },
     }
 }
 
@@ -119,6 +135,10 @@ pub fn score_against(rules: &Rules, mine: &[u64; 3], opps: &[Opponent], sweeps: 
                 pts[j] = -(*value as i64);
                 all = false;
             }
+            Opponent::Surrendered { .. } => {
+                pts[j] = rules.surrender.unwrap_or(0) as i64;
+                all = false;
+            }
             Opponent::Played { keys, .. } => {
                 let ps = pair_score(rules, mine, keys);
                 pts[j] = ps.points;
@@ -146,7 +166,7 @@ pub fn opponent_sweeps(rules: &Rules, opps: &[Opponent]) -> Vec<bool> {
             opps.iter().enumerate().all(|(k, o)| match o {
                 _ if k == j => true,
                 Opponent::Played { keys: kk, .. } => pair_score(rules, kj, kk).a_scoops,
-                Opponent::Natural { .. } => false,
+                Opponent::Natural { .. } | Opponent::Surrendered { .. } => false,
             })
         })
         .collect()
@@ -188,70 +208,285 @@ pub fn mean_stderr(sum: i128, sq: SquareSum, n: usize) -> (f64, f64) {
     (mean, (var / nf).sqrt())
 }
 
-/// Samples run between two calls of `stop` (about 0.1 s heads-up on one core): how long Ctrl-C
-/// may wait.
+/// Samples between two racing decisions (and at most between two calls of `stop`, which
+/// Ctrl-C waits for). Fixed, so that the decisions do not depend on the thread count.
+pub const RACE_STEP: usize = 128;
+
+/// Without racing, samples between two calls of `stop` (about 0.1 s heads-up on one core).
 const BLOCK: usize = 4096;
 
-/// Sums and exact sums of squares of every candidate's points over `samples` samples, on a pool
-/// of `threads` (see `crate::parallel::with_threads`). `stop` is called between blocks of
-/// samples on the calling thread (so that it may poll Python's signals, which only the main
-/// thread sees); when it returns true the run ends with `Error::Interrupted`.
+/// Per-candidate sums over the samples it was scored on: its points, and its points minus the
+/// anchor's on the same samples. Integers, so that merging chunks in any order gives the same.
+#[derive(Clone, Debug, Default)]
+struct Sums {
+    n: u64,
+    sum: i128,
+    sq: SquareSum,
+    diff: i128,
+    diff_sq: SquareSum,
+}
+
+impl Sums {
+    fn add(&mut self, o: &Sums) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.sq.add(o.sq);
+        self.diff += o.diff;
+        self.diff_sq.add(o.diff_sq);
+    }
+    /// Mean difference from the anchor and its standard error.
+    fn diff_stats(&self) -> (f64, f64) {
+        mean_stderr(self.diff, self.diff_sq, self.n.max(2) as usize)
+    }
+}
+
+/// The outcome of [`race`], candidates in the order given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Raced {
+    /// The candidate to play.
+    pub chosen: usize,
+    /// Mean points and its standard error over the samples each candidate was scored on.
+    pub mean: Vec<f64>,
+    pub stderr: Vec<f64>,
+    /// Samples each candidate was scored on (fewer for those dropped early).
+    pub samples: Vec<usize>,
+    /// Samples drawn in all.
+    pub drawn: usize,
+}
+
+/// One-sided standard normal quantile (Acklam's rational approximation, relative error below
+/// 1.2e-9): the z of a racing test at `confidence`.
+#[allow(clippy::excessive_precision)]
+pub fn normal_quantile(confidence: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969683028665376e1,
+        2.209460984245205e2,
+        -2.759285104469687e2,
+        1.383577518672690e2,
+        -3.066479806614716e1,
+        2.506628277459239,
+    ];
+    const B: [f64; 5] = [
+        -5.447609879822406e1,
+        1.615858368580409e2,
+        -1.556989798598866e2,
+        6.680131188771972e1,
+        -1.328068155288572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784894002430293e-3,
+        -3.223964580411365e-1,
+        -2.400758277161838,
+        -2.549732539343734,
+        4.374664141464968,
+        2.938163982698783,
+    ];
+    const D: [f64; 4] = [
+        7.784695709041462e-3,
+        3.224671290700398e-1,
+        2.445134137142996,
+        3.754408661907416,
+    ];
+    let p = confidence.clamp(1e-12, 1.0 - 1e-12);
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    if p < 0.02425 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.02425 {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+/// Races `candidates` (row keys; the first is the anchor, the table objective's choice, and the
+/// rest should follow its ranking) over at most `budget.samples` samples, on a pool of `threads`
+/// (see `crate::parallel::with_threads`). `stop` is called between steps on the calling thread
+/// (so that it may poll Python's signals, which only the main thread sees); when it returns
+/// true the run ends with `Error::Interrupted`. With `budget.confidence` 0 every candidate gets
+/// every sample and the best mean is chosen.
 #[allow(clippy::too_many_arguments)]
-pub fn run(
+pub fn race(
     rules: &Rules,
     players: usize,
     policy: &Policy,
     hand: &[u8; 13],
     candidates: &[[u64; 3]],
-    samples: usize,
+    budget: &Budget,
     seed: u64,
     threads: Option<usize>,
     stop: &dyn Fn() -> bool,
-) -> Result<(Vec<i128>, Vec<SquareSum>)> {
+) -> Result<Raced> {
     const CHUNK: usize = 32;
-    let zero = || {
-        (
-            vec![0i128; candidates.len()],
-            vec![SquareSum::default(); candidates.len()],
-        )
+    let k = candidates.len();
+    let racing = budget.confidence > 0.0;
+    let z = if racing {
+        normal_quantile(budget.confidence)
+    } else {
+        0.0
     };
-    let merge = |(mut a, mut b): (Vec<i128>, Vec<SquareSum>),
-                 (c, d): (Vec<i128>, Vec<SquareSum>)| {
-        a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
-        b.iter_mut().zip(d).for_each(|(x, y)| x.add(y));
-        (a, b)
+    let mut alive = vec![true; k];
+    let mut sums = vec![Sums::default(); k];
+    let merge = |mut a: Vec<Sums>, b: Vec<Sums>| {
+        a.iter_mut().zip(&b).for_each(|(x, y)| x.add(y));
+        a
     };
-    let mut total = zero();
+    let step = if racing { RACE_STEP } else { BLOCK };
     let mut start = 0;
-    while start < samples {
+    while start < budget.samples {
         if stop() {
             return Err(Error::Interrupted);
         }
-        let end = (start + BLOCK).min(samples);
+        let end = (start + step).min(budget.samples);
+        let live: Vec<usize> = (0..k).filter(|&c| alive[c]).collect();
         let block = crate::parallel::with_threads(threads, || {
             (start.div_ceil(CHUNK)..end.div_ceil(CHUNK))
                 .into_par_iter()
                 .map(|chunk| {
-                    let (mut sum, mut sq) = zero();
+                    let mut out = vec![Sums::default(); k];
                     with_scratch(|scratch| {
                         for i in (chunk * CHUNK).max(start)..((chunk + 1) * CHUNK).min(end) {
                             let opps = sample_opponents(
                                 rules, players, policy, hand, seed, i as u64, scratch,
                             );
                             let sweeps = opponent_sweeps(rules, &opps);
-                            for (c, mine) in candidates.iter().enumerate() {
-                                let p = score_against(rules, mine, &opps, &sweeps);
-                                sum[c] += p as i128;
-                                sq[c].add_square(p);
+                            let anchor = score_against(rules, &candidates[0], &opps, &sweeps);
+                            for &c in &live {
+                                let p = if c == 0 {
+                                    anchor
+                                } else {
+                                    score_against(rules, &candidates[c], &opps, &sweeps)
+                                };
+                                let o = &mut out[c];
+                                o.n += 1;
+                                o.sum += p as i128;
+                                o.sq.add_square(p);
+                                o.diff += (p - anchor) as i128;
+                                o.diff_sq.add_square(p - anchor);
                             }
                         }
                     });
-                    (sum, sq)
+                    out
                 })
-                .reduce(zero, merge)
+                .reduce(|| vec![Sums::default(); k], merge)
         });
-        total = merge(total, block);
+        sums = merge(sums, block);
         start = end;
+        if racing && drop_beaten(&sums, &mut alive, z) {
+            break;
+        }
     }
-    Ok(total)
+    let stats: Vec<(f64, f64)> = sums
+        .iter()
+        .map(|s| {
+            if s.n >= 2 {
+                mean_stderr(s.sum, s.sq, s.n as usize)
+            } else {
+                (f64::NAN, f64::NAN)
+            }
+        })
+        .collect();
+    let chosen = if racing {
+        // the anchor stands unless a play beats it at the confidence asked for
+        let (leader, lower) = leader(&sums, &alive, z);
+        if lower > 0.0 {
+            leader
+        } else {
+            0
+        }
+    } else {
+        (0..k)
+            .max_by(|&a, &b| stats[a].0.total_cmp(&stats[b].0).then(b.cmp(&a)))
+            .unwrap_or(0)
+    };
+    Ok(Raced {
+        chosen,
+        mean: stats.iter().map(|s| s.0).collect(),
+        stderr: stats.iter().map(|s| s.1).collect(),
+        samples: sums.iter().map(|s| s.n as usize).collect(),
+        drawn: start,
+    })
+}
+
+/// The live play with the highest lower bound on its difference from the anchor, and that
+/// bound (the anchor's is 0).
+fn leader(sums: &[Sums], alive: &[bool], z: f64) -> (usize, f64) {
+    let mut best = (0, 0.0);
+    for (c, s) in sums.iter().enumerate().skip(1) {
+        if alive[c] {
+            let (d, se) = s.diff_stats();
+            if d - z * se > best.1 {
+                best = (c, d - z * se);
+            }
+        }
+    }
+    best
+}
+
+/// Drops every live play whose difference from the anchor is, at the confidence of `z`, below
+/// the leader's; returns whether the race is decided (at most the leader and the anchor left,
+/// and the leader, if it is not the anchor, beats it).
+fn drop_beaten(sums: &[Sums], alive: &mut [bool], z: f64) -> bool {
+    let (leader, lower) = leader(sums, alive, z);
+    let mut left = 0;
+    for c in 1..sums.len() {
+        if !alive[c] || c == leader {
+            continue;
+        }
+        let (d, se) = sums[c].diff_stats();
+        // `<=`: a play that never differs from the anchor cannot beat it
+        if d + z * se <= lower {
+            alive[c] = false;
+        } else {
+            left += 1;
+        }
+    }
+    left == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_quantile_matches_known_values() {
+        for (p, z) in [
+            (0.5, 0.0),
+            (0.95, 1.644_853_6),
+            (0.975, 1.959_964),
+            (0.01, -2.326_348),
+        ] {
+            assert!((normal_quantile(p) - z).abs() < 1e-6, "{p}");
+        }
+    }
+
+    #[test]
+    fn a_surrendered_opponent_pays_and_blocks_the_sweep() {
+        let mut rules = Rules::preset("maceplay").unwrap();
+        rules.surrender = Some(2);
+        assert_eq!((rules.sweep.min_players, rules.sweep.multiplier), (4, 2));
+        let weak = [1u64 << 32, 2u64 << 32, 3u64 << 32];
+        let strong = [9u64 << 40, 9u64 << 41, 9u64 << 42];
+        let played = Opponent::Played {
+            keys: weak,
+            codes: [0; 13],
+        };
+        let gone = Opponent::Surrendered { codes: [0; 13] };
+        let score = |opps: &[Opponent]| {
+            score_against(&rules, &strong, opps, &opponent_sweeps(&rules, opps))
+        };
+        let base = score(std::slice::from_ref(&played));
+        assert!(base > 0);
+        // three scoops at four players sweep; a surrender pays its cost and prevents it
+        assert_eq!(
+            score(&[played.clone(), played.clone(), played.clone()]),
+            6 * base
+        );
+        assert_eq!(score(&[played.clone(), played, gone]), 2 * base + 2);
+    }
 }

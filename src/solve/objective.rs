@@ -75,13 +75,48 @@ pub enum Objective {
     /// Exact score under the full rule set against these opponents' decisions (seats 1..n; the
     /// solved hand is seat 0).
     BestResponse(Vec<Decision>),
-    /// Mean score over sampled opponents (common random numbers), with its standard error.
+    /// Mean score over sampled opponents (common random numbers), with its standard error,
+    /// raced over the table objective's best plays (`monte_carlo::race`).
     MonteCarlo {
-        samples: usize,
+        budget: Budget,
         seed: u64,
         policy: Policy,
         threads: Option<usize>,
     },
+}
+
+/// How a Monte Carlo solve spends its samples (`monte_carlo::race`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Budget {
+    /// Most samples drawn (deals of the unseen cards to the opponents).
+    pub samples: usize,
+    /// Confidence of the racing tests: a play is dropped, and the table objective's choice
+    /// replaced, only when the samples show it at this confidence; sampling stops as soon as
+    /// one play is left standing. 0: no racing (every candidate gets every sample and the best
+    /// mean is played).
+    pub confidence: f64,
+    /// How many of the table objective's best plays are raced (0: the whole frontier).
+    pub candidates: usize,
+}
+
+impl Budget {
+    /// The default budget with this many samples at most.
+    pub fn samples(samples: usize) -> Budget {
+        Budget {
+            samples,
+            ..Budget::default()
+        }
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            samples: 1000,
+            confidence: 0.95,
+            candidates: 16,
+        }
+    }
 }
 
 impl Objective {

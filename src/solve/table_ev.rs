@@ -23,10 +23,22 @@
 //! at least its minimum size) adds `(s−1)·(n−1)·(P_s^(n−1)·S − P_c·q^(n−2)·C)` where `S` and `C`
 //! are the matchup points of a scoop for and against us and `q` the measured rate at which a
 //! hand set by the policy scoops a random opponent (the sweeper must also scoop the others).
-//! Where a suit order breaks ties, a tie counts half a win and half a loss. Opponents' naturals
-//! and fouls are not modelled (the policy never fouls; naturals are rare).
+//! Where a suit order breaks ties, a tie counts half a win and half a loss.
+//!
+//! # What the formula misses, measured (`model.rs`)
+//!
+//! The scoop probabilities are scaled by measured factors (`P_s = f_s·Π pw_r`,
+//! `P_c = f_c·Π pl_r`), the rate `q` in the sweep against us is the measured rate at which a
+//! hand that scoops one opponent scoops another, each opponent plays its rows only with
+//! probability `1 − p_n − p_s` (else it declares a natural worth `v_n` or surrenders and pays
+//! the surrender cost `c`): the matchup value `m` becomes `(1 − p_n − p_s)·m + p_s·c − p_n·v_n`,
+//! and a sweep needs every opponent to play. Last, a strictly increasing map calibrates the
+//! total to the points realised in self-play. Every correction keeps the value non-decreasing
+//! in each row's class (the factors are positive and the map increasing), so the best setting
+//! is still on the frontier. The policy never fouls, so fouls are not modelled.
 
 use super::classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
+use super::model::Model;
 use crate::error::{Error, Result};
 use crate::eval::{HandRank, Wheel};
 use crate::rules::{Row, Rules, Scoop};
@@ -39,6 +51,8 @@ pub struct OutcomeTables {
     pub dist: [Vec<f64>; 3],
     /// Probability that a hand set by the policy scoops a random opponent.
     pub scoop_rate: f64,
+    /// The measured corrections to the independent-rows formula.
+    pub model: Model,
 }
 
 impl OutcomeTables {
@@ -83,7 +97,15 @@ impl OutcomeTables {
             wheel,
             dist,
             scoop_rate,
+            model: Model::default(),
         })
+    }
+
+    /// The same tables with a (checked) model.
+    pub fn with_model(mut self, model: Model) -> Result<OutcomeTables> {
+        model.validate()?;
+        self.model = model;
+        Ok(self)
     }
 
     /// The starting point of training: rows distributed like random 5- and 3-card hands.
@@ -131,6 +153,8 @@ pub struct TableEv {
     overall: f64,
     scoop: Scoop,
     sweep: Option<f64>,
+    /// What a surrendering opponent pays.
+    surrender_cost: f64,
 }
 
 /// [`Rules::win_value`] as a float, for the expectations below.
@@ -238,6 +262,7 @@ impl TableEv {
             overall: rules.overall_point as f64,
             scoop: rules.scoop,
             sweep,
+            surrender_cost: rules.surrender.unwrap_or(0) as f64,
         })
     }
 
@@ -249,6 +274,25 @@ impl TableEv {
 
     /// [`TableEv::value`] from the rows' class indices (as the frontier carries them).
     pub fn value_of_classes(&self, classes: &[u16; 3]) -> f64 {
+        self.tables.model.calibration.apply(self.formula(classes))
+    }
+
+    /// `(Π pw, Π pl)` of a setting's rows: the independent-rows probabilities of scooping a
+    /// random opponent and of being scooped, before the model's factors (what training
+    /// compares with the scoops it sees).
+    pub fn independent_scoops(&self, classes: &[u16; 3]) -> (f64, f64) {
+        let (mut ps, mut pc) = (1.0, 1.0);
+        for (rows, &class) in self.rows.iter().zip(classes) {
+            let row = rows[class as usize];
+            ps *= row[0];
+            pc *= row[2];
+        }
+        (ps, pc)
+    }
+
+    /// The formula's value before calibration (what the calibration is fitted on).
+    pub fn formula(&self, classes: &[u16; 3]) -> f64 {
+        let model = &self.tables.model;
         let mut pw = [0f64; 3];
         let mut pt = [0f64; 3];
         let mut pl = [0f64; 3];
@@ -286,8 +330,8 @@ impl TableEv {
         }
         let (maj_pts, ovr_pts) = (self.majority, self.overall);
         m += maj_pts * maj + ovr_pts * ovr;
-        let ps = pw[0] * pw[1] * pw[2];
-        let pc = pl[0] * pl[1] * pl[2];
+        let ps = model.scoop_for * pw[0] * pw[1] * pw[2];
+        let pc = model.scoop_against * pl[0] * pl[1] * pl[2];
         let won_all = w.iter().sum::<f64>() + maj_pts + ovr_pts;
         let lost_all = l.iter().sum::<f64>() + maj_pts + ovr_pts;
         let (s_pts, c_pts) = match self.scoop {
@@ -303,12 +347,18 @@ impl TableEv {
             }
             Scoop::None => (won_all, lost_all),
         };
+        let plays = 1.0 - model.natural_rate - model.surrender_rate;
+        m = plays * m + model.surrender_rate * self.surrender_cost
+            - model.natural_rate * model.natural_value;
         let opp = (self.players - 1) as f64;
         let mut total = opp * m;
         if let Some(s) = self.sweep {
             let k = self.players as i32;
-            let q = self.tables.scoop_rate;
-            total += (s - 1.0) * opp * (ps.powi(k - 1) * s_pts - pc * q.powi(k - 2) * c_pts);
+            let q = model.sweep_rate.unwrap_or(self.tables.scoop_rate);
+            // every opponent must play its rows for anyone to sweep
+            let all_play = plays.powi(k - 1);
+            total +=
+                (s - 1.0) * opp * all_play * (ps.powi(k - 1) * s_pts - pc * q.powi(k - 2) * c_pts);
         }
         total
     }
@@ -326,7 +376,7 @@ fn sign(x: f64) -> f64 {
 
 /// Version of [`tables_key`]'s format: bump it when the key's contents change meaning, so that
 /// tables trained under an older key are not read as current.
-pub const TABLES_KEY_VERSION: &str = "v2";
+pub const TABLES_KEY_VERSION: &str = "v3";
 
 /// The rule-set fields the tables depend on, as a stable text key: rule sets (and table sizes)
 /// with the same key share tables. Built from the data-form names and values of the schema
@@ -336,13 +386,12 @@ pub const TABLES_KEY_VERSION: &str = "v2";
 /// Contents: the wheel; for each row the value of winning with each category (over a weaker
 /// category, and with doubling where the same category is beaten), which is all the objective
 /// reads of the bonus table and mode; the majority and overall points; the scoop; the sweep as
-/// it applies at `players`; whether ties stand or are broken by a suit order.
+/// it applies at `players`; whether ties stand or are broken by a suit order; the table size
+/// (the model's rates and calibration are measured at one size, v3 on); the naturals (their
+/// values and declaration) and the surrender cost, which the model's rates depend on.
 pub fn tables_key(rules: &Rules, players: usize) -> String {
     let sweep = if players >= rules.sweep.min_players && rules.sweep.multiplier > 1 {
-        format!(
-            "sweep.multiplier={};players={players}",
-            rules.sweep.multiplier
-        )
+        format!("sweep.multiplier={}", rules.sweep.multiplier)
     } else {
         "sweep=off".into()
     };
@@ -364,9 +413,10 @@ pub fn tables_key(rules: &Rules, players: usize) -> String {
             format!("{}={}", row.name(), values.join(","))
         })
         .collect();
+    let data = rules.to_data();
     format!(
         "{TABLES_KEY_VERSION};wheel={};{};majority_point={};overall_point={};scoop.kind={};\
-         scoop.amount={};{sweep};ties={}",
+         scoop.amount={};{sweep};ties={};naturals={};surrender={};players={players}",
         rules.wheel.name(),
         rows.join(";"),
         rules.majority_point,
@@ -378,5 +428,7 @@ pub fn tables_key(rules: &Rules, players: usize) -> String {
         } else {
             "stand"
         },
+        data["naturals"],
+        data["surrender"],
     )
 }

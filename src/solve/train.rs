@@ -1,23 +1,36 @@
-//! Self-play training of the table objective's outcome tables (fictitious-play style).
+//! Self-play training of the table objective's outcome tables (fictitious-play style) and of
+//! its model (`model.rs`).
 //!
 //! Start from rows distributed like random 5- and 3-card hands. Each iteration deals `deals`
-//! heads-up deals (two hands each, so `2 × deals` hands), sets every hand with the table
-//! objective built from the current tables, and counts the classes of the rows played and how
-//! often a hand scoops its opponent. The counts are smoothed across neighbouring classes (a
-//! triangular kernel: the tables are a distribution over ordered ranks, so the win rates derived
-//! from them stay monotone and sparse classes borrow from their neighbours) and blended into the
-//! current tables. Training stops when no row's cumulative distribution moved by more than `tol`
-//! (after `min_iters`), or after `max_iters`.
+//! deals of `players` hands, decides every hand with the table objective built from the current
+//! tables (natural and surrender decisions included), and counts the classes of the rows
+//! played, the scoops seen against the scoops the independent rows predict, how often a hand
+//! that scoops one opponent scoops another, and how often hands declare naturals (and for how
+//! much) or surrender. The row counts are smoothed across neighbouring classes (a triangular
+//! kernel: the tables are a distribution over ordered ranks, so the win rates derived from them
+//! stay monotone and sparse classes borrow from their neighbours) and blended into the current
+//! tables, and so are the rates. Training stops when no row's cumulative distribution moved by
+//! more than `tol` (after `min_iters`), or after `max_iters`.
 //!
-//! Deal `d` of iteration `t` is drawn from its own seed, and counts are integers, so the result
-//! depends only on the seed and the sizes, never on the thread count.
+//! Then calibration: `calibration_iters` times, `calibration_hands` hands are played in
+//! symmetric self-play rounds of `players` seats, settled exactly, and the calibration map is
+//! fitted to the points the played hands realise against the formula's value of their setting
+//! (`model::fit_calibration`). Naturals and surrenders are decided by comparing calibrated
+//! values with fixed amounts, so a new map changes those decisions and with them the rounds:
+//! the steps repeat, and the report gives how far the map moved at each.
+//!
+//! Deal `d` of iteration `t` is drawn from its own seed, and sums are integers (probabilities
+//! in fixed point), so the result depends only on the seed and the sizes, never on the thread
+//! count.
 
 use super::classes::{FIVE_CLASSES, FRONT_CLASSES};
+use super::model::{fit_calibration, Calibration, Model};
 use super::monte_carlo::mix;
 use super::table_ev::{OutcomeTables, TableEv};
-use super::{best_table_ev, check_players, with_scratch};
+use super::{check_players, decide_table_ev_split, decision_of, with_scratch, Choice, Split};
 use crate::error::{Error, Result};
 use crate::rules::Rules;
+use crate::score::settle;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
@@ -25,7 +38,7 @@ use rayon::prelude::*;
 pub struct TrainConfig {
     pub players: usize,
     pub seed: u64,
-    /// Heads-up deals per iteration.
+    /// Deals per iteration (each of `players` hands).
     pub deals: usize,
     pub min_iters: usize,
     pub max_iters: usize,
@@ -33,6 +46,10 @@ pub struct TrainConfig {
     pub tol: f64,
     /// Weight of the new measurement when blending.
     pub blend: f64,
+    /// Hands played per calibration step (0: no calibration); by default
+    /// [`CALIBRATION_HANDS_PER_DEAL`] × `deals`, so that one number scales the whole effort.
+    pub calibration_hands: usize,
+    pub calibration_iters: usize,
 }
 
 impl Default for TrainConfig {
@@ -45,8 +62,24 @@ impl Default for TrainConfig {
             max_iters: 12,
             tol: 0.01,
             blend: 0.5,
+            calibration_hands: CALIBRATION_HANDS_PER_DEAL * 20_000,
+            calibration_iters: 3,
         }
     }
+}
+
+/// One calibration step: how the map it started from did on the step's rounds, and how far the
+/// new map moved from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CalibrationStep {
+    pub hands: usize,
+    /// Mean value the objective gave its decisions, over every hand (realised mean: 0).
+    pub mean_predicted: f64,
+    /// Largest gap between the mean prediction and the mean realised points in any decile of
+    /// the predictions.
+    pub worst_decile_gap: f64,
+    /// Largest change of the calibrated value at any knot of the new map.
+    pub moved: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -55,13 +88,35 @@ pub struct TrainReport {
     pub iterations: usize,
     /// The largest cumulative-distribution move of each iteration.
     pub deltas: Vec<f64>,
+    pub calibration: Vec<CalibrationStep>,
 }
+
+/// Default calibration hands per training deal: 600,000 hands per step at the default 20,000
+/// deals, where each decile's mean is measured to a few hundredths of a point at 4 players.
+pub const CALIBRATION_HANDS_PER_DEAL: usize = 30;
 
 const SMOOTH_FRONT: usize = 1;
 const SMOOTH_FIVE: usize = 3;
+/// Knots of the calibration map (groups of equal size).
+const CALIBRATION_BINS: usize = 40;
+/// Fixed-point scale of the probability sums (exact integers whatever the thread count).
+const FIXED: f64 = (1u64 << 40) as f64;
 
-/// Trains the tables for `rules` at `cfg.players`. `progress(iteration, delta)` is called after
-/// each iteration; returning `false` stops with `Error::Interrupted`. `rules` must be validated.
+/// The hands of deal `d` of a run seeded `seed`: `n` hands of 13 distinct codes.
+fn deal(seed: u64, d: u64, n: usize) -> [[u8; 13]; 4] {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(mix(seed, d));
+    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+    for k in 0..13 * n {
+        let j = rng.random_range(k..52);
+        deck.swap(k, j);
+    }
+    std::array::from_fn(|p| deck[13 * p..13 * p + 13].try_into().expect("13"))
+}
+
+/// Trains the tables for `rules` at `cfg.players`. `progress(step, delta)` is called after each
+/// training iteration (delta: the largest distribution move) and then after each calibration
+/// step (delta: how far the map moved, in points); returning `false` stops with
+/// `Error::Interrupted`. `rules` must be validated.
 pub fn train(
     rules: &Rules,
     cfg: &TrainConfig,
@@ -82,22 +137,38 @@ pub fn train(
     let mut deltas = Vec::new();
     for iter in 0..cfg.max_iters {
         let te = TableEv::new(rules, cfg.players, tables.clone())?;
-        let (hist, scoops) = measure(&te, cfg, iter as u64);
-        let hands = (2 * cfg.deals) as f64;
+        let seen = measure(&te, rules, cfg, iter as u64);
         let alpha = if iter == 0 { 1.0 } else { cfg.blend };
-        let mut dist: [Vec<f64>; 3] = Default::default();
-        for r in 0..3 {
+        let dist: [Vec<f64>; 3] = std::array::from_fn(|r| {
             let radius = if r == 0 { SMOOTH_FRONT } else { SMOOTH_FIVE };
-            let measured = smooth(&hist[r], radius);
-            dist[r] = tables.dist[r]
+            let measured = smooth(&seen.hist[r], radius);
+            tables.dist[r]
                 .iter()
                 .zip(&measured)
                 .map(|(&old, &new)| (1.0 - alpha) * old + alpha * new)
-                .collect();
-        }
-        let rate = scoops as f64 / hands;
-        let scoop_rate = (1.0 - alpha) * tables.scoop_rate + alpha * rate;
-        let next = OutcomeTables::new(rules.wheel, dist, scoop_rate)?;
+                .collect()
+        });
+        let blend = |old: f64, new: f64| (1.0 - alpha) * old + alpha * new;
+        let pairs = seen.pairs.max(1) as f64;
+        let scoop_rate = blend(tables.scoop_rate, seen.scoops as f64 / pairs);
+        let old = &tables.model;
+        let model = Model {
+            scoop_for: blend(old.scoop_for, seen.scoop_factor(seen.predicted_for)),
+            scoop_against: blend(old.scoop_against, seen.scoop_factor(seen.predicted_against)),
+            sweep_rate: match (seen.sweep_base, old.sweep_rate) {
+                (0, _) => None,
+                (_, Some(q)) if iter > 0 => Some(blend(q, seen.sweep_rate())),
+                _ => Some(seen.sweep_rate()),
+            },
+            natural_rate: blend(old.natural_rate, seen.naturals as f64 / seen.hands as f64),
+            natural_value: blend(old.natural_value, seen.natural_value()),
+            surrender_rate: blend(
+                old.surrender_rate,
+                seen.surrenders as f64 / seen.hands as f64,
+            ),
+            calibration: Calibration::default(),
+        };
+        let next = OutcomeTables::new(rules.wheel, dist, scoop_rate)?.with_model(model)?;
         let delta = (0..3)
             .map(|r| cdf_distance(&tables.dist[r], &next.dist[r]))
             .fold(0.0, f64::max);
@@ -110,62 +181,227 @@ pub fn train(
             break;
         }
     }
+    let iterations = deltas.len();
+    let mut calibration = Vec::new();
+    if cfg.calibration_hands > 0 {
+        for step in 0..cfg.calibration_iters {
+            let te = TableEv::new(rules, cfg.players, tables.clone())?;
+            let (map, report) = calibrate(&te, rules, cfg, step as u64)?;
+            let mut model = tables.model.clone();
+            model.calibration = map;
+            tables = tables.with_model(model)?;
+            let moved = report.moved;
+            calibration.push(report);
+            if !progress(iterations + step + 1, moved) {
+                return Err(Error::Interrupted);
+            }
+        }
+    }
     Ok(TrainReport {
         tables,
-        iterations: deltas.len(),
+        iterations,
         deltas,
+        calibration,
     })
 }
 
-/// Row-class counts of the settings played in one iteration, and the number of scoops.
-fn measure(te: &TableEv, cfg: &TrainConfig, iter: u64) -> ([Vec<u64>; 3], u64) {
-    const CHUNK: usize = 256;
-    let empty = || {
-        (
-            [
-                vec![0u64; FRONT_CLASSES],
-                vec![0u64; FIVE_CLASSES],
-                vec![0u64; FIVE_CLASSES],
+/// What one training iteration saw.
+#[derive(Default)]
+struct Seen {
+    /// Row-class counts of the settings played.
+    hist: [Vec<u64>; 3],
+    hands: u64,
+    naturals: u64,
+    /// Units paid to the declared naturals, per opponent.
+    natural_units: u64,
+    surrenders: u64,
+    /// Ordered pairs of hands that both played, and how often the first scooped the second.
+    pairs: u64,
+    scoops: u64,
+    /// `Σ Π pw` and `Σ Π pl` of the first hand over those pairs, in fixed point.
+    predicted_for: u128,
+    predicted_against: u128,
+    /// Ordered pairs (b, c) of other played hands where the hand scooped b, and of those,
+    /// where it scooped c too.
+    sweep_base: u64,
+    sweep_both: u64,
+}
+
+impl Seen {
+    fn empty() -> Seen {
+        Seen {
+            hist: [
+                vec![0; FRONT_CLASSES],
+                vec![0; FIVE_CLASSES],
+                vec![0; FIVE_CLASSES],
             ],
-            0u64,
-        )
-    };
+            ..Seen::default()
+        }
+    }
+    fn add(mut self, o: Seen) -> Seen {
+        for r in 0..3 {
+            self.hist[r]
+                .iter_mut()
+                .zip(&o.hist[r])
+                .for_each(|(x, y)| *x += y);
+        }
+        self.hands += o.hands;
+        self.naturals += o.naturals;
+        self.natural_units += o.natural_units;
+        self.surrenders += o.surrenders;
+        self.pairs += o.pairs;
+        self.scoops += o.scoops;
+        self.predicted_for += o.predicted_for;
+        self.predicted_against += o.predicted_against;
+        self.sweep_base += o.sweep_base;
+        self.sweep_both += o.sweep_both;
+        self
+    }
+    /// Scoops seen over scoops predicted (1 when nothing was predicted), kept in a sane range.
+    fn scoop_factor(&self, predicted: u128) -> f64 {
+        let p = predicted as f64 / FIXED;
+        if p <= 0.0 || self.scoops == 0 {
+            return 1.0;
+        }
+        (self.scoops as f64 / p).clamp(0.1, 10.0)
+    }
+    fn sweep_rate(&self) -> f64 {
+        self.sweep_both as f64 / self.sweep_base.max(1) as f64
+    }
+    fn natural_value(&self) -> f64 {
+        self.natural_units as f64 / self.naturals.max(1) as f64
+    }
+}
+
+/// Plays one training iteration's deals with `te` and counts what they show.
+fn measure(te: &TableEv, rules: &Rules, cfg: &TrainConfig, iter: u64) -> Seen {
+    const CHUNK: usize = 256;
+    let n = cfg.players;
+    let opp = (n - 1) as f64;
     let iter_seed = mix(cfg.seed, iter.wrapping_add(0x5EED_0000));
     (0..cfg.deals.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
-            let (mut hist, mut scoops) = empty();
+            let mut seen = Seen::empty();
             with_scratch(|scratch| {
                 for d in chunk * CHUNK..((chunk + 1) * CHUNK).min(cfg.deals) {
-                    let mut rng =
-                        rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(mix(iter_seed, d as u64));
-                    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
-                    for k in 0..26 {
-                        let j = rng.random_range(k..52);
-                        deck.swap(k, j);
-                    }
-                    let mut ranks = [[0u32; 3]; 2];
-                    for (p, r) in ranks.iter_mut().enumerate() {
-                        let hand: [u8; 13] = deck[13 * p..13 * p + 13].try_into().expect("13");
-                        let (split, _) = best_table_ev(te, &hand, scratch);
-                        *r = split.ranks;
-                        for row in 0..3 {
-                            hist[row][split.classes[row] as usize] += 1;
+                    let hands = deal(iter_seed, d as u64, n);
+                    let mut played: Vec<Split> = Vec::with_capacity(n);
+                    for hand in &hands[..n] {
+                        seen.hands += 1;
+                        let (choice, split, _, value) =
+                            decide_table_ev_split(te, rules, hand, scratch);
+                        match choice {
+                            Choice::Play => {
+                                for row in 0..3 {
+                                    seen.hist[row][split.classes[row] as usize] += 1;
+                                }
+                                played.push(split);
+                            }
+                            Choice::Declare(_) => {
+                                seen.naturals += 1;
+                                seen.natural_units += (value / opp).round() as u64;
+                            }
+                            Choice::Surrender => seen.surrenders += 1,
                         }
                     }
-                    let beats = |a: &[u32; 3], b: &[u32; 3]| (0..3).all(|i| a[i] > b[i]);
-                    scoops +=
-                        beats(&ranks[0], &ranks[1]) as u64 + beats(&ranks[1], &ranks[0]) as u64;
+                    let beats = |a: &Split, b: &Split| (0..3).all(|i| a.ranks[i] > b.ranks[i]);
+                    for (i, a) in played.iter().enumerate() {
+                        let (ps, pc) = te.independent_scoops(&a.classes);
+                        for (j, b) in played.iter().enumerate() {
+                            if i == j {
+                                continue;
+                            }
+                            seen.pairs += 1;
+                            seen.predicted_for += (ps * FIXED) as u128;
+                            seen.predicted_against += (pc * FIXED) as u128;
+                            if !beats(a, b) {
+                                continue;
+                            }
+                            seen.scoops += 1;
+                            for (k, c) in played.iter().enumerate() {
+                                if k != i && k != j {
+                                    seen.sweep_base += 1;
+                                    seen.sweep_both += beats(a, c) as u64;
+                                }
+                            }
+                        }
+                    }
                 }
             });
-            (hist, scoops)
+            seen
         })
-        .reduce(empty, |(mut a, sa), (b, sb)| {
-            for r in 0..3 {
-                a[r].iter_mut().zip(&b[r]).for_each(|(x, y)| *x += y);
+        .reduce(Seen::empty, Seen::add)
+}
+
+/// One calibration step: plays `cfg.calibration_hands` hands in rounds of `cfg.players` with
+/// `te`, settles each round, and fits the map from the formula's value of every played
+/// setting to the points it realised.
+fn calibrate(
+    te: &TableEv,
+    rules: &Rules,
+    cfg: &TrainConfig,
+    step: u64,
+) -> Result<(Calibration, CalibrationStep)> {
+    const CHUNK: usize = 256;
+    let n = cfg.players;
+    let rounds = cfg.calibration_hands.div_ceil(n);
+    let seed = mix(cfg.seed, step.wrapping_add(0xCA11_0000));
+    // per seat: (formula value if played, predicted value, realised points)
+    let seats: Vec<Vec<(Option<f64>, f64, i64)>> = (0..rounds.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let mut out = Vec::with_capacity(CHUNK * n);
+            for r in chunk * CHUNK..((chunk + 1) * CHUNK).min(rounds) {
+                let hands = deal(seed, r as u64, n);
+                let decided: Vec<_> = hands[..n]
+                    .iter()
+                    .map(|h| with_scratch(|s| decide_table_ev_split(te, rules, h, s)))
+                    .collect();
+                let decisions: Vec<_> = decided
+                    .iter()
+                    .map(|(c, _, codes, _)| decision_of(*c, codes))
+                    .collect();
+                let totals = settle(&decisions, rules, None, 0)?.raw_totals();
+                for ((choice, split, _, value), points) in decided.iter().zip(totals) {
+                    let formula = (*choice == Choice::Play).then(|| te.formula(&split.classes));
+                    out.push((formula, *value, points));
+                }
             }
-            (a, sa + sb)
+            Ok(out)
         })
+        .collect::<Result<_>>()?;
+    let seats: Vec<(Option<f64>, f64, i64)> = seats.into_iter().flatten().collect();
+    let mean_predicted = seats.iter().map(|s| s.1).sum::<f64>() / seats.len() as f64;
+    let mut by_prediction: Vec<(f64, f64)> = seats.iter().map(|s| (s.1, s.2 as f64)).collect();
+    by_prediction.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let worst_decile_gap = (0..10)
+        .map(|d| {
+            let part = &by_prediction[d * seats.len() / 10..(d + 1) * seats.len() / 10];
+            let gap: f64 = part.iter().map(|(p, r)| p - r).sum();
+            (gap / part.len().max(1) as f64).abs()
+        })
+        .fold(0.0, f64::max);
+    let mut pairs: Vec<(f64, f64)> = seats
+        .iter()
+        .filter_map(|s| s.0.map(|x| (x, s.2 as f64)))
+        .collect();
+    let old = &te.tables.model.calibration;
+    let map = fit_calibration(&mut pairs, CALIBRATION_BINS)?;
+    let moved = map
+        .knots()
+        .iter()
+        .map(|&(x, y)| (y - old.apply(x)).abs())
+        .fold(0.0, f64::max);
+    Ok((
+        map,
+        CalibrationStep {
+            hands: seats.len(),
+            mean_predicted,
+            worst_decile_gap,
+            moved,
+        },
+    ))
 }
 
 /// Triangular-kernel smoothing over neighbouring classes, normalised to sum 1.
