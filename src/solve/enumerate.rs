@@ -136,8 +136,9 @@ pub struct Scratch {
     /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
     backs: Vec<u64>,
     sorted: Vec<u64>,
-    /// (start, end, strongest rank) of each non-empty bucket of `sorted`, weakest first.
-    buckets: Vec<(usize, usize, u32)>,
+    /// (start, end, strongest rank, its class) of each non-empty bucket of `sorted`, weakest
+    /// first.
+    buckets: Vec<(usize, usize, u32, u16)>,
     /// The 286 fronts as `class << 16 | mask`, strongest class first.
     fronts: Vec<u32>,
     /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
@@ -150,12 +151,17 @@ pub struct Scratch {
     /// (sized to a power of two so that masked indices need no bounds checks)
     best_middle: [u32; 512],
     group: Vec<Split>,
+    /// The bounded search's live-front count when each of `group` was found (see
+    /// `frontier_tie`).
+    group_live: Vec<u16>,
     /// Sort keys of `group` (see `flush_group`).
     group_keys: Vec<u64>,
     /// Backs per bucket (`rank >> BUCKET_SHIFT`), counted while loading.
     bucket_count: [u16; 256],
-    /// Strongest back rank per bucket, taken while loading.
-    bucket_max: [u32; 256],
+    /// Strongest back per bucket as `rank << 13 | class`, taken while loading.
+    bucket_max: [u64; 256],
+    /// The wheel of the last loaded hand.
+    wheel: Wheel,
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
     pub frontier: Vec<Split>,
@@ -173,9 +179,11 @@ impl Default for Scratch {
             class: Box::new([0; 1 << 13]),
             best_middle: [0; 512],
             group: Vec::with_capacity(256),
+            group_live: Vec::with_capacity(256),
             group_keys: Vec::with_capacity(256),
             bucket_count: [0; 256],
             bucket_max: [0; 256],
+            wheel: Wheel::Low,
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
         }
@@ -187,6 +195,7 @@ impl Scratch {
     fn load(&mut self, hand: &[u8; 13], wheel: Wheel) {
         let st = statics();
         let fc = FiveClasses::get(wheel);
+        self.wheel = wheel;
         self.backs.clear();
         self.bucket_count = [0; 256];
         self.bucket_max = [0; 256];
@@ -230,7 +239,7 @@ impl Scratch {
             self.backs.push((r as u64) << 13 | m as u64);
             let b = (r >> BUCKET_SHIFT) as usize & 255;
             self.bucket_count[b] += 1;
-            self.bucket_max[b] = self.bucket_max[b].max(r);
+            self.bucket_max[b] = self.bucket_max[b].max((r as u64) << 13 | class as u64);
         }
         // fronts: one load each from a table indexed by the three ranks, as the evaluator's
         let fr = front_ranks();
@@ -294,8 +303,13 @@ impl Scratch {
         for (b, c) in count.iter_mut().enumerate() {
             let n = *c;
             if n > 0 {
-                self.buckets
-                    .push((at as usize, (at + n) as usize, self.bucket_max[b]));
+                let top = self.bucket_max[b];
+                self.buckets.push((
+                    at as usize,
+                    (at + n) as usize,
+                    (top >> 13) as u32,
+                    (top & 0x1fff) as u16,
+                ));
             }
             *c = at;
             at += n;
@@ -390,26 +404,64 @@ impl Scratch {
     /// The Pareto frontier of `hand`'s legal settings into `self.frontier`, strongest back
     /// first.
     pub fn frontier(&mut self, hand: &[u8; 13], wheel: Wheel) {
+        self.frontier.clear();
+        self.search::<false, _>(hand, wheel, &|_: &[u16; 3]| 0.0);
+    }
+
+    /// The best legal setting of `hand` under `value` (of the rows' classes: front, middle,
+    /// back), and its value, without building the whole frontier: the same split as "the
+    /// frontier, then its first split with the strictly largest value" (ties within a relative
+    /// 1e-9 aside), for a `value` non-decreasing in each row's class. The frontier search,
+    /// pruned by the value at the strongest classes a bucket, a back rank or a back could
+    /// still give.
+    pub fn best_split<V: Fn(&[u16; 3]) -> f64>(
+        &mut self,
+        hand: &[u8; 13],
+        wheel: Wheel,
+        value: V,
+    ) -> (Split, f64) {
+        let found = self.search::<true, _>(hand, wheel, &value);
+        (self.frontier_tie(found), found.value)
+    }
+
+    /// The frontier search, or with `BOUNDED` the search for the best split under `value`.
+    fn search<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
+        &mut self,
+        hand: &[u8; 13],
+        wheel: Wheel,
+        value: &V,
+    ) -> Best {
         self.load(hand, wheel);
         self.bucket_backs();
         self.best_middle.fill(0);
         self.group.clear();
-        self.frontier.clear();
+        self.group_live.clear();
         let st = statics();
+        let five_classes = &Classes::get(wheel).five;
         let best_front_all = front_class(best_front(self.counts(ALL13)));
+        let mut best = Best::default();
         let mut group_rank = u32::MAX;
         let mut group_skip = false;
         let mut floor_rb = 0;
         'buckets: for k in (0..self.buckets.len()).rev() {
-            let (start, end, top_rank) = self.buckets[k];
+            let (start, end, top_rank, top_class) = self.buckets[k];
             // Nothing weaker can beat a kept setting that already has a middle as strong as
             // this back and the hand's best possible front.
             if self.best_middle[best_front_all] >= top_rank {
                 break;
             }
+            let floor_top = floor_front_class(top_rank);
+            // Nor can anything reach a better value than this bucket's strongest back with
+            // the best front of the hand and a middle as strong: buckets come strongest first.
+            if BOUNDED
+                && value(&[best_front_all.min(floor_top) as u16, top_class, top_class])
+                    < best.threshold
+            {
+                break;
+            }
             // A whole bucket is covered when its strongest back is (see the group test below):
             // such buckets are never sorted.
-            if self.best_middle[floor_front_class(top_rank)] >= top_rank {
+            if self.best_middle[floor_top] >= top_rank {
                 continue;
             }
             self.sorted[start..end].sort_unstable_by(|a, b| b.cmp(a));
@@ -417,8 +469,9 @@ impl Scratch {
                 let key = self.sorted[bi];
                 let back = (key & 0x1fff) as u16;
                 let rb = (key >> 13) as u32;
+                let cb = self.class[back as usize];
                 if rb != group_rank {
-                    self.flush_group();
+                    self.flush_group::<BOUNDED, V>(value, &mut best);
                     group_rank = rb;
                     if self.best_middle[best_front_all] >= rb {
                         break 'buckets;
@@ -427,6 +480,11 @@ impl Scratch {
                     // best_middle is non-increasing and only changes between groups, so this
                     // one look settles the whole group when it is covered.
                     floor_rb = floor_front_class(rb);
+                    if BOUNDED
+                        && value(&[best_front_all.min(floor_rb) as u16, cb, cb]) < best.threshold
+                    {
+                        break 'buckets;
+                    }
                     group_skip = self.best_middle[floor_rb] >= rb;
                 }
                 if group_skip {
@@ -439,10 +497,21 @@ impl Scratch {
                 if self.best_middle[fb.min(floor_rb)] >= rb {
                     continue;
                 }
+                if BOUNDED && value(&[fb.min(floor_rb) as u16, cb, cb]) < best.threshold {
+                    continue;
+                }
                 let b5 = best_five(counts, wheel);
                 let mb = rb.min(b5);
-                if self.best_middle[fb.min(floor_front_class(mb))] >= mb {
+                let floor_mb = floor_front_class(mb);
+                if self.best_middle[fb.min(floor_mb)] >= mb {
                     continue;
+                }
+                if BOUNDED && mb < rb {
+                    // b5 is the rank of a five of the rest, so it has a class
+                    let cm = five_classes.partition_point(|&r| r < mb) as u16;
+                    if value(&[fb.min(floor_mb) as u16, cm, cb]) < best.threshold {
+                        continue;
+                    }
                 }
                 // Only fronts of a class not yet covered up to mb can lead anywhere. They form a
                 // prefix of the fronts sorted by class (best_middle is non-increasing in class):
@@ -504,10 +573,14 @@ impl Scratch {
                 }
                 for &front in &hits[..n.min(64)] {
                     self.push_candidate(front, rest ^ front, back, rb);
+                    if BOUNDED {
+                        self.group_live.push(live as u16);
+                    }
                 }
             }
         }
-        self.flush_group();
+        self.flush_group::<BOUNDED, V>(value, &mut best);
+        best
     }
 
     /// Keeps a split found legal and not covered as a candidate of the current back group.
@@ -531,8 +604,14 @@ impl Scratch {
     }
 
     /// Settles the candidates of one back rank: strongest (middle, front) first, so a later
-    /// candidate can only be dominated by an earlier one, never the reverse.
-    fn flush_group(&mut self) {
+    /// candidate can only be dominated by an earlier one, never the reverse. The frontier keeps
+    /// them; the bounded search values them instead, in the frontier's order, so that the
+    /// first of equal values wins as it would there.
+    fn flush_group<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
+        &mut self,
+        value: &V,
+        best: &mut Best,
+    ) {
         if self.group.is_empty() {
             return;
         }
@@ -547,7 +626,8 @@ impl Scratch {
         }
         self.group_keys.sort_unstable_by(|a, b| b.cmp(a));
         for k in 0..self.group_keys.len() {
-            let s = self.group[0xFFFF - (self.group_keys[k] & 0xFFFF) as usize];
+            let i = 0xFFFF - (self.group_keys[k] & 0xFFFF) as usize;
+            let s = self.group[i];
             let (m, fc) = (s.ranks[1], self.class[s.front as usize] as usize);
             if self.best_middle[fc] >= m {
                 continue;
@@ -558,9 +638,121 @@ impl Scratch {
                 }
                 self.best_middle[c] = m;
             }
-            self.frontier.push(s);
+            if BOUNDED {
+                let v = value(&s.classes);
+                if v > best.value {
+                    *best = Best {
+                        split: s,
+                        value: v,
+                        threshold: v - 1e-9 * (1.0 + v.abs()),
+                        live: self.group_live[i],
+                    };
+                }
+            } else {
+                self.frontier.push(s);
+            }
         }
         self.group.clear();
+        self.group_live.clear();
+    }
+
+    /// The bounded search's best split, as the frontier would have picked it among the splits of
+    /// its back with the same rank triple: the frontier keeps the first it found, and finds them
+    /// in a back's 56 splits (strongest front mask first) or, when few fronts are still live,
+    /// among the fronts by class (weakest mask first). Which of the two it used depends on what
+    /// stronger backs it had kept, so that is reconstructed here, only when the choice matters.
+    fn frontier_tie(&self, best: Best) -> Split {
+        let s = best.split;
+        let rest = ALL13 ^ s.back;
+        let (lo, hi) = expand_tables(rest);
+        let (mut lowest, mut highest, mut twins) = (u16::MAX, 0u16, 0);
+        for &p in &statics().pat56 {
+            let p = !p;
+            let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+            if self.class[front as usize] == s.classes[0]
+                && self.rank[(rest ^ front) as usize] == s.ranks[1]
+            {
+                lowest = lowest.min(front);
+                highest = highest.max(front);
+                twins += 1;
+            }
+        }
+        if twins < 2 {
+            return s;
+        }
+        let rb = s.ranks[2];
+        let mb = rb.min(best_five(self.counts(rest), self.wheel));
+        // The frontier scanned the live fronts when the ones of class ≥ c* − 1 were covered up
+        // to mb by stronger backs (c*: the weakest class whose prefix is short enough). The
+        // bounded search covers less than the frontier, so a short prefix here settles it.
+        let scan = best.live as usize <= SCAN_LIMIT || {
+            let c_star =
+                self.fronts_from[..FRONT_CLASSES].partition_point(|&n| n as usize > SCAN_LIMIT);
+            self.stronger_split_covers(rb, mb, c_star.max(1) - 1)
+        };
+        let front = if scan { lowest } else { highest };
+        self.split(front, rest ^ front, s.back)
+    }
+
+    /// Whether some legal split with a back stronger than `rb` has a middle ≥ `mb` and a front
+    /// of class ≥ `class`.
+    fn stronger_split_covers(&self, rb: u32, mb: u32, class: usize) -> bool {
+        let st = statics();
+        for &key in &self.backs {
+            let rk = (key >> 13) as u32;
+            if rk <= rb {
+                continue;
+            }
+            let back = (key & 0x1fff) as u16;
+            let rest = ALL13 ^ back;
+            let counts = self.counts(rest);
+            let top_middle = rk.min(best_five(counts, self.wheel));
+            if top_middle < mb
+                || front_class(best_front(counts)).min(floor_front_class(top_middle)) < class
+            {
+                continue;
+            }
+            let (lo, hi) = expand_tables(rest);
+            for &p in &st.pat56 {
+                let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+                let front = rest ^ middle;
+                let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
+                if rm >= mb && rm <= rk && rf <= rm && self.class[front as usize] as usize >= class
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The bounded search's best split so far.
+#[derive(Copy, Clone)]
+struct Best {
+    split: Split,
+    value: f64,
+    /// Bounds below this cannot beat `value`: a relative 1e-9 below it, so that rounding in
+    /// the value never prunes the true best.
+    threshold: f64,
+    /// The live-front count when `split` was found.
+    live: u16,
+}
+
+impl Default for Best {
+    fn default() -> Self {
+        Best {
+            split: Split {
+                front: 0,
+                middle: 0,
+                back: 0,
+                ranks: [0; 3],
+                classes: [0; 3],
+            },
+            value: f64::NEG_INFINITY,
+            threshold: f64::NEG_INFINITY,
+            live: 0,
+        }
     }
 }
 
