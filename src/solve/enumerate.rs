@@ -24,6 +24,15 @@
 //!
 //! Of the 1,287 backs of a typical hand about 130 reach the per-back bounds and about 45 get
 //! their splits examined.
+//!
+//! The best split under a value non-decreasing in each row's class (`best_split`, the table
+//! objective's path) runs the same search without keeping the frontier: it values the splits
+//! as the frontier would settle them and prunes, besides what is covered, everything whose
+//! value at the strongest classes it could still reach is below the best found so far — a
+//! bucket, a back rank (which ends the search, as ranks only fall), a back (with the best front
+//! its rest leaves and the best middle that does not foul) and the weakest of a back's fronts.
+//! The strongest back's best split sets the first threshold, and backs that cannot reach it are
+//! never bucketed.
 
 use super::classes::{
     floor_front_class, front_class, front_ranks, Classes, FiveClasses, FRONT_CLASSES,
@@ -36,6 +45,11 @@ use std::sync::OnceLock;
 const BUCKET_SHIFT: u32 = NIBBLE_SHIFT[0];
 
 pub const ALL13: u16 = (1 << 13) - 1;
+
+/// Five-card subsets of 13 cards.
+const FIVES: usize = 1287;
+/// Three-card subsets of 13 cards.
+const FRONTS: usize = 286;
 
 /// Front classes run high cards (286), pairs (156), trips (13), weakest first.
 const FIRST_PAIR_CLASS: usize = 286;
@@ -91,7 +105,9 @@ impl Split {
 
 struct Static {
     /// Masks of the 1,287 five-card subsets of 13 positions.
-    five: Vec<u16>,
+    five: [u16; FIVES],
+    /// The lowest position of each of `five`.
+    five_low: [u8; FIVES],
     /// Masks of the 286 three-card subsets.
     three: Vec<u16>,
     /// The positions of each of `three`, lowest first.
@@ -103,7 +119,11 @@ struct Static {
 fn statics() -> &'static Static {
     static S: OnceLock<Static> = OnceLock::new();
     S.get_or_init(|| {
-        let five = (0u16..1 << 13).filter(|m| m.count_ones() == 5).collect();
+        let five: [u16; FIVES] = (0u16..1 << 13)
+            .filter(|m| m.count_ones() == 5)
+            .collect::<Vec<u16>>()
+            .try_into()
+            .expect("C(13, 5) masks");
         let three: Vec<u16> = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
         let three_pos = three
             .iter()
@@ -122,6 +142,7 @@ fn statics() -> &'static Static {
             .map(|m| m as u8)
             .collect();
         Static {
+            five_low: five.map(|m| m.trailing_zeros() as u8),
             five,
             three,
             three_pos,
@@ -134,11 +155,10 @@ fn statics() -> &'static Static {
 pub struct Scratch {
     rank: Box<[u32; 1 << 13]>,
     /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
-    backs: Vec<u64>,
+    backs: Box<[u64; FIVES]>,
     sorted: Vec<u64>,
-    /// (start, end, strongest rank, its class) of each non-empty bucket of `sorted`, weakest
-    /// first.
-    buckets: Vec<(usize, usize, u32, u16)>,
+    /// (start, end) of each non-empty bucket of `sorted`, weakest first.
+    buckets: Vec<(usize, usize)>,
     /// The 286 fronts as `class << 16 | mask`, strongest class first.
     fronts: Vec<u32>,
     /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
@@ -156,12 +176,12 @@ pub struct Scratch {
     group_live: Vec<u16>,
     /// Sort keys of `group` (see `flush_group`).
     group_keys: Vec<u64>,
-    /// Backs per bucket (`rank >> BUCKET_SHIFT`), counted while loading.
-    bucket_count: [u16; 256],
-    /// Strongest back per bucket as `rank << 13 | class`, taken while loading.
-    bucket_max: [u64; 256],
+    /// The backs the bounded search can still reach (see `bucket_backs`).
+    picked: Vec<u64>,
     /// The wheel of the last loaded hand.
     wheel: Wheel,
+    /// Its strongest back, the first in mask order among equals.
+    top_back: u16,
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
     pub frontier: Vec<Split>,
@@ -171,7 +191,7 @@ impl Default for Scratch {
     fn default() -> Self {
         Scratch {
             rank: Box::new([0; 1 << 13]),
-            backs: Vec::with_capacity(1287),
+            backs: Box::new([0; FIVES]),
             sorted: Vec::with_capacity(1287),
             fronts: Vec::with_capacity(286),
             fronts_from: [0; 512],
@@ -181,9 +201,9 @@ impl Default for Scratch {
             group: Vec::with_capacity(256),
             group_live: Vec::with_capacity(256),
             group_keys: Vec::with_capacity(256),
-            bucket_count: [0; 256],
-            bucket_max: [0; 256],
+            picked: Vec::with_capacity(1287),
             wheel: Wheel::Low,
+            top_back: 0,
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
         }
@@ -196,9 +216,6 @@ impl Scratch {
         let st = statics();
         let fc = FiveClasses::get(wheel);
         self.wheel = wheel;
-        self.backs.clear();
-        self.bucket_count = [0; 256];
-        self.bucket_max = [0; 256];
         // Per-hand subset tables over positions 0..4, 4..8 and 8..13: rank-weight sums and
         // rank masks add up (the positions are disjoint), so each of the 1,287 rows costs a few
         // loads instead of gathering its five cards.
@@ -221,26 +238,31 @@ impl Scratch {
         for (i, &c) in hand.iter().enumerate() {
             suit_pos[(c & 3) as usize] |= 1 << i;
         }
-        let same_suit = hand.map(|c| suit_pos[(c & 3) as usize]);
-        for &m in &st.five {
+        let mut same_suit = [0u16; 16];
+        for (slot, &c) in same_suit.iter_mut().zip(hand) {
+            *slot = suit_pos[(c & 3) as usize];
+        }
+        let mut top = 0u64;
+        let parts = fc.parts();
+        for ((&m, &low), key_out) in st.five.iter().zip(&st.five_low).zip(self.backs.iter_mut()) {
             let (a, b, c) = (
                 (m & 15) as usize,
                 (m >> 4 & 15) as usize,
                 (m >> 8 & 31) as usize,
             );
-            let flush = m & !same_suit[m.trailing_zeros() as usize % 13] == 0;
-            let (r, class) = fc.eval_parts(
+            let flush = m & !same_suit[low as usize & 15] == 0;
+            let (r, class) = parts.eval(
                 wsum.0[a] + wsum.1[b] + wsum.2[c],
                 flush,
                 rmask.0[a] | rmask.1[b] | rmask.2[c],
             );
             self.rank[(m & ALL13) as usize] = r;
             self.class[(m & ALL13) as usize] = class;
-            self.backs.push((r as u64) << 13 | m as u64);
-            let b = (r >> BUCKET_SHIFT) as usize & 255;
-            self.bucket_count[b] += 1;
-            self.bucket_max[b] = self.bucket_max[b].max((r as u64) << 13 | class as u64);
+            let key = (r as u64) << 13 | m as u64;
+            *key_out = key;
+            top = top.max(key ^ ALL13 as u64);
         }
+        self.top_back = (top as u16 & ALL13) ^ ALL13;
         // fronts: one load each from a table indexed by the three ranks, as the evaluator's
         let fr = front_ranks();
         let rk = hand.map(|c| (c >> 2) as usize);
@@ -293,31 +315,52 @@ impl Scratch {
             .plus(g2[(set >> 8) as usize])
     }
 
-    /// Counting sort of the backs into `sorted` by bucket (`rank >> BUCKET_SHIFT`: category and top
-    /// value), weakest bucket first, with each non-empty bucket's range in `buckets`. Buckets are
-    /// sorted inside only when the search reaches them.
-    fn bucket_backs(&mut self) {
-        let mut count = self.bucket_count;
-        self.buckets.clear();
+    /// Counting sort of the backs at least `cut` strong into `sorted` by bucket (`rank >>
+    /// BUCKET_SHIFT`: category and top value), weakest bucket first, with each non-empty
+    /// bucket's range in `buckets`. Buckets are sorted inside only when the search reaches them.
+    fn bucket_backs(&mut self, cut: u32) {
+        let Scratch {
+            backs,
+            picked,
+            sorted,
+            buckets,
+            ..
+        } = self;
+        let keys: &[u64] = if cut == 0 {
+            &backs[..]
+        } else {
+            // branch-free: which backs pass is data-dependent
+            picked.resize(FIVES, 0);
+            let cut_key = (cut as u64) << 13;
+            let mut n = 0;
+            for &k in backs.iter() {
+                picked[n] = k;
+                n += (k >= cut_key) as usize;
+            }
+            &picked[..n]
+        };
+        let bucket = |k: u64| (k >> (13 + BUCKET_SHIFT)) as usize & 255;
+        // the buckets from the cut's to the strongest back's
+        let first = bucket((cut as u64) << 13);
+        let last = keys.iter().fold(first, |b, &k| b.max(bucket(k)));
+        let mut count = [0u16; 256];
+        for &k in keys {
+            count[bucket(k)] += 1;
+        }
+        buckets.clear();
         let mut at = 0u16;
-        for (b, c) in count.iter_mut().enumerate() {
+        for c in &mut count[first..=last] {
             let n = *c;
             if n > 0 {
-                let top = self.bucket_max[b];
-                self.buckets.push((
-                    at as usize,
-                    (at + n) as usize,
-                    (top >> 13) as u32,
-                    (top & 0x1fff) as u16,
-                ));
+                buckets.push((at as usize, (at + n) as usize));
             }
             *c = at;
             at += n;
         }
-        self.sorted.resize(self.backs.len(), 0);
-        for &k in &self.backs {
-            let b = (k >> 30) as usize & 255;
-            self.sorted[count[b] as usize] = k;
+        sorted.resize(keys.len(), 0);
+        for &k in keys {
+            let b = bucket(k);
+            sorted[count[b] as usize] = k;
             count[b] += 1;
         }
     }
@@ -334,28 +377,57 @@ impl Scratch {
     /// include the front, so it ranks at least as high as any front drawn from them.
     pub fn greedy(&mut self, hand: &[u8; 13], wheel: Wheel) -> Split {
         self.load(hand, wheel);
-        let st = statics();
-        let best = |masks: &mut dyn Iterator<Item = u16>, rank: &[u32; 1 << 13]| {
-            masks.fold((0u16, 0u32), |(bm, br), m| {
-                let r = rank[m as usize];
-                if bm == 0 || r > br {
-                    (m, r)
-                } else {
-                    (bm, br)
-                }
-            })
-        };
-        let (back, rb) = best(&mut st.five.iter().copied(), &self.rank);
+        self.greedy_split()
+    }
+
+    /// The best value of the splits of one back of the loaded hand, valuing only those that
+    /// no other split of the back beats in both middle and front.
+    fn best_of_back<V: Fn(&[u16; 3]) -> f64>(&self, back: u16, value: &V) -> f64 {
+        let rest = ALL13 ^ back;
+        let rb = self.rank[back as usize];
+        let cb = self.class[back as usize];
+        let (lo, hi) = expand_tables(rest);
+        // (middle rank, front class, middle mask) of the legal splits, strongest middle first
+        let mut legal = [0u64; 56];
+        let mut n = 0;
+        for &p in &statics().pat56 {
+            let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+            let front = rest ^ middle;
+            let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
+            legal[n] =
+                (rm as u64) << 32 | (self.class[front as usize] as u64) << 16 | middle as u64;
+            n += (rf <= rm && rm <= rb) as usize;
+        }
+        let legal = &mut legal[..n];
+        legal.sort_unstable_by(|a, b| b.cmp(a));
+        let mut best = f64::NEG_INFINITY;
+        let mut top_front = -1i32;
+        for &k in legal.iter() {
+            let fc = (k >> 16) as u16;
+            if fc as i32 > top_front {
+                top_front = fc as i32;
+                let middle = self.class[(k as u16 & ALL13) as usize];
+                best = best.max(value(&[fc, middle, cb]));
+            }
+        }
+        best
+    }
+
+    /// [`Scratch::greedy`] of the loaded hand.
+    fn greedy_split(&self) -> Split {
+        let back = self.top_back;
         let rest = ALL13 ^ back;
         let (lo, hi) = expand_tables(rest);
-        let mut middles = st
-            .pat56
-            .iter()
-            .map(|&p| lo[(p & 15) as usize] | hi[(p >> 4) as usize]);
-        let (middle, rm) = best(&mut middles, &self.rank);
+        let (mut middle, mut rm) = (0u16, 0u32);
+        for &p in &statics().pat56 {
+            let m = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+            let r = self.rank[m as usize];
+            if middle == 0 || r > rm {
+                (middle, rm) = (m, r);
+            }
+        }
         let front = rest ^ middle;
-        let rf = self.rank[front as usize];
-        debug_assert!(rf <= rm && rm <= rb, "greedy setting fouled");
+        debug_assert!(self.rank[front as usize] <= rm && rm <= self.rank[back as usize]);
         self.split(front, middle, back)
     }
 
@@ -432,19 +504,53 @@ impl Scratch {
         value: &V,
     ) -> Best {
         self.load(hand, wheel);
-        self.bucket_backs();
+        let st = statics();
+        let five_classes = &Classes::get(wheel).five;
+        let five_class = FiveClasses::get(wheel);
+        let best_front_all = front_class(best_front(self.counts(ALL13)));
+        let mut best = Best::default();
+        if BOUNDED {
+            // The best split of the strongest back is a floor for the best, so it prunes from
+            // the start, and no back whose best conceivable setting is below it needs sorting.
+            let back = self.top_back;
+            let v = self.best_of_back(back, value);
+            best.threshold = v - 1e-9 * (1.0 + v.abs());
+            let reach = |c: usize| {
+                let f = best_front_all.min(floor_front_class(five_classes[c]));
+                value(&[f as u16, c as u16, c as u16]) >= best.threshold
+            };
+            // reach is monotone and holds at the strongest back's class; every class below lo
+            // fails it, so a few halvings give a cut that is safe if not the tightest
+            let (mut lo, mut hi) = (0usize, self.class[back as usize] as usize);
+            for _ in 0..7 {
+                let mid = (lo + hi) / 2;
+                if reach(mid) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            self.bucket_backs(five_classes[lo]);
+        } else {
+            self.bucket_backs(0);
+        }
         self.best_middle.fill(0);
         self.group.clear();
         self.group_live.clear();
-        let st = statics();
-        let five_classes = &Classes::get(wheel).five;
-        let best_front_all = front_class(best_front(self.counts(ALL13)));
-        let mut best = Best::default();
         let mut group_rank = u32::MAX;
         let mut group_skip = false;
+        // (middle class, back class, threshold) of the last front cut, the fronts' positions
+        // known to pass it (below .1) and to fail it (from .2)
+        let mut cut = ((u16::MAX, u16::MAX, 0u64), 0usize, usize::MAX);
+        // V(f, c, c) is below the threshold for every front class f ≤ dead_front and every back
+        // class c from the current one down: classes only fall and the threshold only rises
+        let mut dead_front = -1i32;
+        let mut group_cap = 0;
         let mut floor_rb = 0;
         'buckets: for k in (0..self.buckets.len()).rev() {
-            let (start, end, top_rank, top_class) = self.buckets[k];
+            let (start, end) = self.buckets[k];
+            let top = self.sorted[start..end].iter().copied().max().unwrap_or(0);
+            let (top_rank, top_class) = ((top >> 13) as u32, self.class[(top & 0x1fff) as usize]);
             // Nothing weaker can beat a kept setting that already has a middle as strong as
             // this back and the hand's best possible front.
             if self.best_middle[best_front_all] >= top_rank {
@@ -480,9 +586,8 @@ impl Scratch {
                     // best_middle is non-increasing and only changes between groups, so this
                     // one look settles the whole group when it is covered.
                     floor_rb = floor_front_class(rb);
-                    if BOUNDED
-                        && value(&[best_front_all.min(floor_rb) as u16, cb, cb]) < best.threshold
-                    {
+                    group_cap = best_front_all.min(floor_rb);
+                    if BOUNDED && group_cap as i32 <= dead_front {
                         break 'buckets;
                     }
                     group_skip = self.best_middle[floor_rb] >= rb;
@@ -497,21 +602,69 @@ impl Scratch {
                 if self.best_middle[fb.min(floor_rb)] >= rb {
                     continue;
                 }
-                if BOUNDED && value(&[fb.min(floor_rb) as u16, cb, cb]) < best.threshold {
+                // The value with the best front this back leaves and middle = back; at the
+                // group's cap it bounds the whole rest of the search, so failing there ends it.
+                let cap = fb.min(group_cap);
+                if BOUNDED
+                    && (cap as i32 <= dead_front || {
+                        let dead = value(&[cap as u16, cb, cb]) < best.threshold;
+                        if dead {
+                            dead_front = dead_front.max(cap as i32);
+                        }
+                        dead
+                    })
+                {
+                    if cap == group_cap {
+                        break 'buckets;
+                    }
                     continue;
                 }
                 let b5 = best_five(counts, wheel);
-                let mb = rb.min(b5);
+                // the frontier's cap on the middle, and the bounded search's (see frontier_tie)
+                let mb_frontier = rb.min(b5);
+                let mut mb = mb_frontier;
+                let mut mb_class = if mb == rb { cb } else { u16::MAX };
+                if BOUNDED && b5 > rb {
+                    // The rest's best five would foul: the best middle that does not, exactly.
+                    let (lo, hi) = expand_tables(rest);
+                    let mut top = 0u64;
+                    for &p in &st.pat56 {
+                        let m = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+                        let r = self.rank[(m & ALL13) as usize];
+                        let k = (r as u64) << 13 | m as u64;
+                        // branch-free: which middles fit is data-dependent
+                        top = top.max(k & ((r <= rb) as u64).wrapping_neg());
+                    }
+                    if top == 0 {
+                        continue;
+                    }
+                    mb = (top >> 13) as u32;
+                    mb_class = self.class[(top & 0x1fff) as usize];
+                }
                 let floor_mb = floor_front_class(mb);
                 if self.best_middle[fb.min(floor_mb)] >= mb {
                     continue;
                 }
                 if BOUNDED && mb < rb {
                     // b5 is the rank of a five of the rest, so it has a class
-                    let cm = five_classes.partition_point(|&r| r < mb) as u16;
-                    if value(&[fb.min(floor_mb) as u16, cm, cb]) < best.threshold {
+                    if mb_class == u16::MAX {
+                        mb_class = five_class.class_of_raw(mb);
+                    }
+                    // the strongest of the hand's fronts under the cap
+                    let at = self.fronts_from[(fb.min(floor_mb) + 1) & 511] as usize;
+                    let front = (self.fronts[at.min(FRONTS - 1)] >> 16) as i32;
+                    let key = (mb_class, cb, best.threshold.to_bits());
+                    if key != cut.0 {
+                        cut = (key, 0, usize::MAX);
+                    }
+                    if at >= FRONTS
+                        || at >= cut.2
+                        || front <= dead_front
+                        || value(&[front as u16, mb_class, cb]) < best.threshold
+                    {
                         continue;
                     }
+                    cut.1 = cut.1.max(at + 1);
                 }
                 // Only fronts of a class not yet covered up to mb can lead anywhere. They form a
                 // prefix of the fronts sorted by class (best_middle is non-increasing in class):
@@ -538,7 +691,55 @@ impl Scratch {
                 if pair_fouls || trips_fouls {
                     continue;
                 }
-                let live = self.fronts_from[first_live & 511] as usize;
+                let mut live = self.fronts_from[first_live & 511] as usize;
+                // fronts of a class above the cap are not in the rest or would foul
+                let mut start = 0;
+                let mut need = 0u16;
+                let mut live_frontier = live;
+                if BOUNDED {
+                    if mb != mb_frontier {
+                        let first = self.best_middle[..FRONT_CLASSES]
+                            .partition_point(|&m| m >= mb_frontier);
+                        live_frontier = self.fronts_from[first & 511] as usize;
+                    }
+                    let cap = fb.min(floor_mb);
+                    start = self.fronts_from[(cap + 1) & 511] as usize;
+                    // the weakest live fronts cannot reach the threshold even with the strongest
+                    // middle left: the value falls along the fronts (strongest class first)
+                    // (backs of one group often share the middle cap: what one search learnt
+                    // about the hand's fronts serves the next)
+                    let key = (mb_class, cb, best.threshold.to_bits());
+                    if key != cut.0 {
+                        cut = (key, 0, usize::MAX);
+                    }
+                    if dead_front >= 0 {
+                        live = live.min(self.fronts_from[(dead_front + 1) as usize & 511] as usize);
+                    }
+                    let (mut lo, mut hi) = (cut.1.clamp(start, live), cut.2.clamp(start, live));
+                    while lo < hi {
+                        let mid = (lo + hi) / 2;
+                        let f = (self.fronts[mid] >> 16) as u16;
+                        if value(&[f, mb_class, cb]) >= best.threshold {
+                            lo = mid + 1;
+                        } else {
+                            hi = mid;
+                            if mb_class == cb {
+                                dead_front = dead_front.max(f as i32);
+                            }
+                        }
+                    }
+                    if lo > start {
+                        cut.1 = cut.1.max(lo);
+                    }
+                    if lo < live {
+                        cut.2 = cut.2.min(lo);
+                    }
+                    live = lo;
+                    if live <= start {
+                        continue;
+                    }
+                    need = (self.fronts[live - 1] >> 16) as u16;
+                }
                 // Branch-free filtering into a small buffer: the tests are data-dependent and
                 // mostly fail, which a branch would mispredict.
                 let mut hits = [0u16; 64];
@@ -551,12 +752,12 @@ impl Scratch {
                     hits[n & 63] = front;
                     n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as usize;
                 };
-                if live <= SCAN_LIMIT {
+                if live - start <= SCAN_LIMIT {
                     // first the fronts inside the rest (at most 56), by masks alone; then their
                     // ranks, so that only these pay for the scattered loads
                     let mut inside = [0u32; 64];
                     let mut k = 0usize;
-                    for &f in &self.fronts[..live] {
+                    for &f in &self.fronts[start..live] {
                         inside[k & 63] = f;
                         k += (f as u16 & back == 0) as usize;
                     }
@@ -568,13 +769,14 @@ impl Scratch {
                     for &p in &st.pat56 {
                         let p = !p;
                         let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-                        keep(front, self.class[(front & ALL13) as usize], true, self);
+                        let fc = self.class[(front & ALL13) as usize];
+                        keep(front, fc, fc >= need, self);
                     }
                 }
                 for &front in &hits[..n.min(64)] {
                     self.push_candidate(front, rest ^ front, back, rb);
                     if BOUNDED {
-                        self.group_live.push(live as u16);
+                        self.group_live.push(live_frontier as u16);
                     }
                 }
             }
@@ -632,12 +834,10 @@ impl Scratch {
             if self.best_middle[fc] >= m {
                 continue;
             }
-            for c in (0..=fc).rev() {
-                if self.best_middle[c] >= m {
-                    break;
-                }
-                self.best_middle[c] = m;
-            }
+            // best_middle is non-increasing: the classes it raises are those after its prefix
+            // of values ≥ m
+            let from = self.best_middle[..fc].partition_point(|&x| x >= m);
+            self.best_middle[from..=fc].fill(m);
             if BOUNDED {
                 let v = value(&s.classes);
                 if v > best.value {
@@ -698,7 +898,7 @@ impl Scratch {
     /// of class ≥ `class`.
     fn stronger_split_covers(&self, rb: u32, mb: u32, class: usize) -> bool {
         let st = statics();
-        for &key in &self.backs {
+        for &key in self.backs.iter() {
             let rk = (key >> 13) as u32;
             if rk <= rb {
                 continue;
