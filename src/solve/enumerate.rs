@@ -176,8 +176,9 @@ pub struct Scratch {
     group_live: Vec<u16>,
     /// Sort keys of `group` (see `flush_group`).
     group_keys: Vec<u64>,
-    /// The backs the bounded search can still reach (see `bucket_backs`).
-    picked: Vec<u64>,
+    /// The backs the bounded search can still reach (see `bucket_backs`; sized so that
+    /// masked indices need no bounds checks).
+    picked: Box<[u64; 2048]>,
     /// The wheel of the last loaded hand.
     wheel: Wheel,
     /// Its strongest back, the first in mask order among equals.
@@ -201,7 +202,7 @@ impl Default for Scratch {
             group: Vec::with_capacity(256),
             group_live: Vec::with_capacity(256),
             group_keys: Vec::with_capacity(256),
-            picked: Vec::with_capacity(1287),
+            picked: Box::new([0; 2048]),
             wheel: Wheel::Low,
             top_back: 0,
             groups: Default::default(),
@@ -319,6 +320,7 @@ impl Scratch {
     /// BUCKET_SHIFT`: category and top value), weakest bucket first, with each non-empty
     /// bucket's range in `buckets`. Buckets are sorted inside only when the search reaches them.
     fn bucket_backs(&mut self, cut: u32) {
+        let top_rank = self.rank[self.top_back as usize];
         let Scratch {
             backs,
             picked,
@@ -330,11 +332,10 @@ impl Scratch {
             &backs[..]
         } else {
             // branch-free: which backs pass is data-dependent
-            picked.resize(FIVES, 0);
             let cut_key = (cut as u64) << 13;
             let mut n = 0;
             for &k in backs.iter() {
-                picked[n] = k;
+                picked[n & 2047] = k;
                 n += (k >= cut_key) as usize;
             }
             &picked[..n]
@@ -342,7 +343,7 @@ impl Scratch {
         let bucket = |k: u64| (k >> (13 + BUCKET_SHIFT)) as usize & 255;
         // the buckets from the cut's to the strongest back's
         let first = bucket((cut as u64) << 13);
-        let last = keys.iter().fold(first, |b, &k| b.max(bucket(k)));
+        let last = bucket((top_rank as u64) << 13).max(first);
         let mut count = [0u16; 256];
         for &k in keys {
             count[bucket(k)] += 1;
@@ -620,27 +621,8 @@ impl Scratch {
                     continue;
                 }
                 let b5 = best_five(counts, wheel);
-                // the frontier's cap on the middle, and the bounded search's (see frontier_tie)
-                let mb_frontier = rb.min(b5);
-                let mut mb = mb_frontier;
+                let mb = rb.min(b5);
                 let mut mb_class = if mb == rb { cb } else { u16::MAX };
-                if BOUNDED && b5 > rb {
-                    // The rest's best five would foul: the best middle that does not, exactly.
-                    let (lo, hi) = expand_tables(rest);
-                    let mut top = 0u64;
-                    for &p in &st.pat56 {
-                        let m = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-                        let r = self.rank[(m & ALL13) as usize];
-                        let k = (r as u64) << 13 | m as u64;
-                        // branch-free: which middles fit is data-dependent
-                        top = top.max(k & ((r <= rb) as u64).wrapping_neg());
-                    }
-                    if top == 0 {
-                        continue;
-                    }
-                    mb = (top >> 13) as u32;
-                    mb_class = self.class[(top & 0x1fff) as usize];
-                }
                 let floor_mb = floor_front_class(mb);
                 if self.best_middle[fb.min(floor_mb)] >= mb {
                     continue;
@@ -695,13 +677,8 @@ impl Scratch {
                 // fronts of a class above the cap are not in the rest or would foul
                 let mut start = 0;
                 let mut need = 0u16;
-                let mut live_frontier = live;
+                let live_frontier = live;
                 if BOUNDED {
-                    if mb != mb_frontier {
-                        let first = self.best_middle[..FRONT_CLASSES]
-                            .partition_point(|&m| m >= mb_frontier);
-                        live_frontier = self.fronts_from[first & 511] as usize;
-                    }
                     let cap = fb.min(floor_mb);
                     start = self.fronts_from[(cap + 1) & 511] as usize;
                     // the weakest live fronts cannot reach the threshold even with the strongest
@@ -835,8 +812,19 @@ impl Scratch {
                 continue;
             }
             // best_middle is non-increasing: the classes it raises are those after its prefix
-            // of values ≥ m
-            let from = self.best_middle[..fc].partition_point(|&x| x >= m);
+            // of values ≥ m, found by galloping down from fc (most steps are short)
+            let mut from = fc;
+            let mut step = 1;
+            while from > 0 && self.best_middle[(from - 1) & 511] < m {
+                let next = from.saturating_sub(step);
+                if self.best_middle[next & 511] < m {
+                    from = next;
+                    step *= 2;
+                } else {
+                    from -= 1;
+                    step = 1;
+                }
+            }
             self.best_middle[from..=fc].fill(m);
             if BOUNDED {
                 let v = value(&s.classes);
