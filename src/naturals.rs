@@ -170,7 +170,7 @@ fn suit_cards(set: CardSet, suit: u8) -> Vec<Card> {
 
 /// Cards per suit of a set (a card's code is rank * 4 + suit).
 fn suit_counts_of(set: CardSet) -> [u8; 4] {
-    const SUIT0: u64 = 0x1111_1111_1111_1;
+    const SUIT0: u64 = 0x0001_1111_1111_1111;
     std::array::from_fn(|s| (set.0 & SUIT0 << s).count_ones() as u8)
 }
 
@@ -234,7 +234,7 @@ fn three_straights(hand: &[Card], wheel: Wheel) -> Option<Setting> {
         .fold(0u64, |c, card| c + (1u64 << (4 * card.rank())));
     // every rank of the straight is there: with 8 added to each count first, no count drops
     // below 8 (its bit 3 stays set) and no subtraction borrows across counts
-    const EIGHTS: u64 = 0x8888_8888_8888_8;
+    const EIGHTS: u64 = 0x0008_8888_8888_8888;
     const SPREAD5: [u64; 10] = spread_all(STRAIGHTS5);
     const SPREAD3: [u64; 12] = spread_all(STRAIGHTS3);
     let has = |c: u64, s: u64| (c + EIGHTS - s) & EIGHTS == EIGHTS;
