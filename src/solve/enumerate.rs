@@ -507,7 +507,6 @@ impl Scratch {
         self.load(hand, wheel);
         let st = statics();
         let five_classes = &Classes::get(wheel).five;
-        let five_class = FiveClasses::get(wheel);
         let best_front_all = front_class(best_front(self.counts(ALL13)));
         let mut best = Best::default();
         if BOUNDED {
@@ -540,13 +539,11 @@ impl Scratch {
         self.group_live.clear();
         let mut group_rank = u32::MAX;
         let mut group_skip = false;
-        // (middle class, back class, threshold) of the last front cut, the fronts' positions
-        // known to pass it (below .1) and to fail it (from .2)
-        let mut cut = ((u16::MAX, u16::MAX, 0u64), 0usize, usize::MAX);
-        // V(f, c, c) is below the threshold for every front class f ≤ dead_front and every back
-        // class c from the current one down: classes only fall and the threshold only rises
-        let mut dead_front = -1i32;
-        let mut group_cap = 0;
+        let mut learnt = Learnt::default();
+        let mut group_cap;
+        let mut group_fb = 0;
+        // this group's rest's best five, and the fronts its backs try (None: none)
+        let mut plan: (u32, Option<Plan>) = (u32::MAX, None);
         let mut floor_rb = 0;
         'buckets: for k in (0..self.buckets.len()).rev() {
             let (start, end) = self.buckets[k];
@@ -588,10 +585,29 @@ impl Scratch {
                     // one look settles the whole group when it is covered.
                     floor_rb = floor_front_class(rb);
                     group_cap = best_front_all.min(floor_rb);
-                    if BOUNDED && group_cap as i32 <= dead_front {
+                    if BOUNDED && group_cap as i32 <= learnt.dead_front {
                         break 'buckets;
                     }
-                    group_skip = self.best_middle[floor_rb] >= rb;
+                    // Backs of one rank hold the same ranks, so their rests do too: the best
+                    // front they leave, fb, is the group's.
+                    group_fb = front_class(best_front(self.counts(ALL13 ^ back)));
+                    plan.0 = u32::MAX;
+                    group_skip = self.best_middle[group_fb.min(floor_rb)] >= rb;
+                    // The value with that front and middle = back; at the group's cap it bounds
+                    // the whole rest of the search, so failing there ends it.
+                    let cap = group_fb.min(group_cap);
+                    if BOUNDED && !group_skip {
+                        group_skip = cap as i32 <= learnt.dead_front || {
+                            let dead = value(&[cap as u16, cb, cb]) < best.threshold;
+                            if dead {
+                                learnt.dead_front = learnt.dead_front.max(cap as i32);
+                            }
+                            dead
+                        };
+                        if group_skip && cap == group_cap {
+                            break 'buckets;
+                        }
+                    }
                 }
                 if group_skip {
                     continue;
@@ -599,124 +615,33 @@ impl Scratch {
                 let rest = ALL13 ^ back;
                 let counts = self.counts(rest);
                 // With this back's own cards: middle ≤ mb, front ≤ min(fb, mb).
-                let fb = front_class(best_front(counts));
-                if self.best_middle[fb.min(floor_rb)] >= rb {
-                    continue;
-                }
-                // The value with the best front this back leaves and middle = back; at the
-                // group's cap it bounds the whole rest of the search, so failing there ends it.
-                let cap = fb.min(group_cap);
-                if BOUNDED
-                    && (cap as i32 <= dead_front || {
-                        let dead = value(&[cap as u16, cb, cb]) < best.threshold;
-                        if dead {
-                            dead_front = dead_front.max(cap as i32);
-                        }
-                        dead
-                    })
-                {
-                    if cap == group_cap {
-                        break 'buckets;
-                    }
-                    continue;
-                }
+                let fb = group_fb;
                 let b5 = best_five(counts, wheel);
-                let mb = rb.min(b5);
-                let mut mb_class = if mb == rb { cb } else { u16::MAX };
-                let floor_mb = floor_front_class(mb);
-                if self.best_middle[fb.min(floor_mb)] >= mb {
+                // Everything up to which fronts to try depends on the back only through the
+                // rest's best five (its ranks are the group's): backs of a group share it.
+                if plan.0 != b5 {
+                    let back = Back {
+                        rb,
+                        cb,
+                        floor_rb,
+                        fb,
+                        b5,
+                        counts,
+                    };
+                    plan = (
+                        b5,
+                        self.plan::<BOUNDED, V>(&back, value, &mut learnt, best.threshold),
+                    );
+                }
+                let Some(Plan {
+                    start,
+                    live,
+                    need,
+                    live_frontier,
+                }) = plan.1
+                else {
                     continue;
-                }
-                if BOUNDED && mb < rb {
-                    // b5 is the rank of a five of the rest, so it has a class
-                    if mb_class == u16::MAX {
-                        mb_class = five_class.class_of_raw(mb);
-                    }
-                    // the strongest of the hand's fronts under the cap
-                    let at = self.fronts_from[(fb.min(floor_mb) + 1) & 511] as usize;
-                    let front = (self.fronts[at.min(FRONTS - 1)] >> 16) as i32;
-                    let key = (mb_class, cb, best.threshold.to_bits());
-                    if key != cut.0 {
-                        cut = (key, 0, usize::MAX);
-                    }
-                    if at >= FRONTS
-                        || at >= cut.2
-                        || front <= dead_front
-                        || value(&[front as u16, mb_class, cb]) < best.threshold
-                    {
-                        continue;
-                    }
-                    cut.1 = cut.1.max(at + 1);
-                }
-                // Only fronts of a class not yet covered up to mb can lead anywhere. They form a
-                // prefix of the fronts sorted by class (best_middle is non-increasing in class):
-                // when it is short, scan it for fronts inside this back's rest; otherwise go
-                // through the rest's 56 splits.
-                let first_live = self.best_middle[..FRONT_CLASSES].partition_point(|&m| m >= mb);
-                // When every live front needs a pair (or trips) and the rest cannot leave the
-                // middle a group at least as strong, every such split fouls:
-                // - pair fronts, no trips, straight or flush in the rest: the middle needs two
-                //   other pairs, or one pair above the front's; with two pairs in all that means
-                //   the front takes the lower one, which must then be live;
-                // - trips fronts: the middle needs another trips (or better) besides the front's.
-                let [_, c2, c3, _] = counts.multiplicities();
-                let b5_cat = HandRank::category_index_of_raw(b5);
-                let pairs = c2.count_ones();
-                let lowest_pair = c2.trailing_zeros() / 3 + 2;
-                let pair_fouls = first_live >= FIRST_PAIR_CLASS
-                    && c3 == 0
-                    && b5_cat <= Category::TwoPair as usize
-                    && (pairs <= 1 || pairs == 2 && lowest_pair < front_value(first_live));
-                let trips_fouls = first_live >= FIRST_TRIPS_CLASS
-                    && c3.count_ones() <= 1
-                    && b5_cat <= Category::Trips as usize;
-                if pair_fouls || trips_fouls {
-                    continue;
-                }
-                let mut live = self.fronts_from[first_live & 511] as usize;
-                // fronts of a class above the cap are not in the rest or would foul
-                let mut start = 0;
-                let mut need = 0u16;
-                let live_frontier = live;
-                if BOUNDED {
-                    let cap = fb.min(floor_mb);
-                    start = self.fronts_from[(cap + 1) & 511] as usize;
-                    // the weakest live fronts cannot reach the threshold even with the strongest
-                    // middle left: the value falls along the fronts (strongest class first)
-                    // (backs of one group often share the middle cap: what one search learnt
-                    // about the hand's fronts serves the next)
-                    let key = (mb_class, cb, best.threshold.to_bits());
-                    if key != cut.0 {
-                        cut = (key, 0, usize::MAX);
-                    }
-                    if dead_front >= 0 {
-                        live = live.min(self.fronts_from[(dead_front + 1) as usize & 511] as usize);
-                    }
-                    let (mut lo, mut hi) = (cut.1.clamp(start, live), cut.2.clamp(start, live));
-                    while lo < hi {
-                        let mid = (lo + hi) / 2;
-                        let f = (self.fronts[mid] >> 16) as u16;
-                        if value(&[f, mb_class, cb]) >= best.threshold {
-                            lo = mid + 1;
-                        } else {
-                            hi = mid;
-                            if mb_class == cb {
-                                dead_front = dead_front.max(f as i32);
-                            }
-                        }
-                    }
-                    if lo > start {
-                        cut.1 = cut.1.max(lo);
-                    }
-                    if lo < live {
-                        cut.2 = cut.2.min(lo);
-                    }
-                    live = lo;
-                    if live <= start {
-                        continue;
-                    }
-                    need = (self.fronts[live - 1] >> 16) as u16;
-                }
+                };
                 // Branch-free filtering into a small buffer: the tests are data-dependent and
                 // mostly fail, which a branch would mispredict.
                 let mut hits = [0u16; 64];
@@ -760,6 +685,131 @@ impl Scratch {
         }
         self.flush_group::<BOUNDED, V>(value, &mut best);
         best
+    }
+
+    /// Which of the hand's fronts the splits of a back may take, or `None` when none can lead
+    /// anywhere: everything covered, every split a foul, or (bounded) nothing able to reach
+    /// the threshold.
+    #[inline(always)]
+    fn plan<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
+        &self,
+        b: &Back,
+        value: &V,
+        learnt: &mut Learnt,
+        threshold: f64,
+    ) -> Option<Plan> {
+        let Back {
+            rb,
+            cb,
+            floor_rb,
+            fb,
+            b5,
+            counts,
+        } = *b;
+        let mb = rb.min(b5);
+        let floor_mb = if mb == rb {
+            floor_rb
+        } else {
+            floor_front_class(mb)
+        };
+        if self.best_middle[fb.min(floor_mb)] >= mb {
+            return None;
+        }
+        // b5 is the rank of a five of the rest, so it has a class
+        let mb_class = if mb == rb || !BOUNDED {
+            cb
+        } else {
+            FiveClasses::get(self.wheel).class_of_raw(mb)
+        };
+        // (backs of one group often share the middle cap: what one front cut learnt about the
+        // hand's fronts serves the next)
+        let key = (mb_class, cb, threshold.to_bits());
+        if BOUNDED && learnt.cut.0 != key {
+            learnt.cut = (key, 0, usize::MAX);
+        }
+        if BOUNDED && mb < rb {
+            // the strongest of the hand's fronts under the cap
+            let at = self.fronts_from[(fb.min(floor_mb) + 1) & 511] as usize;
+            let front = (self.fronts[at.min(FRONTS - 1)] >> 16) as i32;
+            if at >= FRONTS
+                || at >= learnt.cut.2
+                || front <= learnt.dead_front
+                || value(&[front as u16, mb_class, cb]) < threshold
+            {
+                return None;
+            }
+            learnt.cut.1 = learnt.cut.1.max(at + 1);
+        }
+        // Only fronts of a class not yet covered up to mb can lead anywhere. They form a prefix
+        // of the fronts sorted by class (best_middle is non-increasing in class): when it is
+        // short, scan it for fronts inside this back's rest; otherwise go through the rest's 56
+        // splits.
+        let first_live = self.best_middle[..FRONT_CLASSES].partition_point(|&m| m >= mb);
+        // When every live front needs a pair (or trips) and the rest cannot leave the middle a
+        // group at least as strong, every such split fouls:
+        // - pair fronts, no trips, straight or flush in the rest: the middle needs two other
+        //   pairs, or one pair above the front's; with two pairs in all that means the front
+        //   takes the lower one, which must then be live;
+        // - trips fronts: the middle needs another trips (or better) besides the front's.
+        let [_, c2, c3, _] = counts.multiplicities();
+        let b5_cat = HandRank::category_index_of_raw(b5);
+        let pairs = c2.count_ones();
+        let lowest_pair = c2.trailing_zeros() / 3 + 2;
+        let pair_fouls = first_live >= FIRST_PAIR_CLASS
+            && c3 == 0
+            && b5_cat <= Category::TwoPair as usize
+            && (pairs <= 1 || pairs == 2 && lowest_pair < front_value(first_live));
+        let trips_fouls = first_live >= FIRST_TRIPS_CLASS
+            && c3.count_ones() <= 1
+            && b5_cat <= Category::Trips as usize;
+        if pair_fouls || trips_fouls {
+            return None;
+        }
+        let live = self.fronts_from[first_live & 511] as usize;
+        let mut plan = Plan {
+            start: 0,
+            live,
+            need: 0,
+            live_frontier: live,
+        };
+        if BOUNDED {
+            // Fronts above the cap are not in the rest or would foul, and the weakest live
+            // ones cannot reach the threshold even with the strongest middle left: the value
+            // falls along the fronts (strongest class first).
+            let start = self.fronts_from[(fb.min(floor_mb) + 1) & 511] as usize;
+            let mut live = live;
+            if learnt.dead_front >= 0 {
+                live = live.min(self.fronts_from[(learnt.dead_front + 1) as usize & 511] as usize);
+            }
+            let cut = &mut learnt.cut;
+            let (mut lo, mut hi) = (cut.1.clamp(start, live), cut.2.clamp(start, live));
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let f = (self.fronts[mid] >> 16) as u16;
+                if value(&[f, mb_class, cb]) >= threshold {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                    if mb_class == cb {
+                        learnt.dead_front = learnt.dead_front.max(f as i32);
+                    }
+                }
+            }
+            let cut = &mut learnt.cut;
+            if lo > start {
+                cut.1 = cut.1.max(lo);
+            }
+            if lo < live {
+                cut.2 = cut.2.min(lo);
+            }
+            if lo <= start {
+                return None;
+            }
+            plan.start = start;
+            plan.live = lo;
+            plan.need = (self.fronts[lo - 1] >> 16) as u16;
+        }
+        Some(plan)
     }
 
     /// Keeps a split found legal and not covered as a candidate of the current back group.
@@ -913,6 +963,49 @@ impl Scratch {
         }
         false
     }
+}
+
+/// What the bounded search learnt about values, kept while the back classes fall and the
+/// threshold rises.
+struct Learnt {
+    /// (middle class, back class, threshold) of the last front cut, and the fronts' positions
+    /// known to pass it (below .1) and to fail it (from .2)
+    cut: ((u16, u16, u64), usize, usize),
+    /// V(f, c, c) is below the threshold for every front class f ≤ dead_front and every back
+    /// class c from the current one down.
+    dead_front: i32,
+}
+
+impl Default for Learnt {
+    fn default() -> Self {
+        Learnt {
+            cut: ((u16::MAX, u16::MAX, 0), 0, usize::MAX),
+            dead_front: -1,
+        }
+    }
+}
+
+/// One back as the search sees it: its rank and class, the floor of fronts under it, the best
+/// front and five its rest leaves, the rest's counts.
+#[derive(Copy, Clone)]
+struct Back {
+    rb: u32,
+    cb: u16,
+    floor_rb: usize,
+    fb: usize,
+    b5: u32,
+    counts: Counts,
+}
+
+/// Which of the hand's fronts (positions in `Scratch::fronts`) a back's splits may take: the
+/// live ones from `start` (the rest below the cap) to `live`, and with the pat56 path those of
+/// class ≥ `need`; `live_frontier` is the frontier's live count (see `frontier_tie`).
+#[derive(Copy, Clone)]
+struct Plan {
+    start: usize,
+    live: usize,
+    need: u16,
+    live_frontier: usize,
 }
 
 /// The bounded search's best split so far.
