@@ -144,7 +144,9 @@ def worker(args: argparse.Namespace) -> None:
 
 def measure(side: str, package_dir: str, common: list[str], out: Path) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--worker", "--package-dir", package_dir, "--out", str(out)]
-    subprocess.run(cmd + common, check=True)
+    # one thread everywhere: numpy's BLAS threads would otherwise spin beside the solver
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    subprocess.run(cmd + common, check=True, env=env)
     with np.load(out) as z:
         return {k: z[k] for k in z.files} | {"side": side}
 

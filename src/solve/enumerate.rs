@@ -381,35 +381,32 @@ impl Scratch {
         self.greedy_split()
     }
 
-    /// The best value of the splits of one back of the loaded hand, valuing only those that
-    /// no other split of the back beats in both middle and front.
+    /// A floor for the best value from one back of the loaded hand: the better of its split
+    /// with the strongest middle (and the strongest front beside it) and its split with the
+    /// strongest front (and the strongest middle beside it).
     fn best_of_back<V: Fn(&[u16; 3]) -> f64>(&self, back: u16, value: &V) -> f64 {
         let rest = ALL13 ^ back;
         let rb = self.rank[back as usize];
         let cb = self.class[back as usize];
         let (lo, hi) = expand_tables(rest);
-        // (middle rank, front class, middle mask) of the legal splits, strongest middle first
-        let mut legal = [0u64; 56];
-        let mut n = 0;
+        // the legal splits as (middle rank, front class, middle mask) and (front class, middle
+        // rank, middle mask)
+        let (mut by_middle, mut by_front) = (0u64, 0u64);
         for &p in &statics().pat56 {
             let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
             let front = rest ^ middle;
             let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
-            legal[n] =
-                (rm as u64) << 32 | (self.class[front as usize] as u64) << 16 | middle as u64;
-            n += (rf <= rm && rm <= rb) as usize;
+            let fc = self.class[front as usize] as u64;
+            let legal = ((rf <= rm && rm <= rb) as u64).wrapping_neg();
+            by_middle = by_middle.max(((rm as u64) << 32 | fc << 16 | middle as u64) & legal);
+            by_front = by_front.max((fc << 48 | (rm as u64) << 16 | middle as u64) & legal);
         }
-        let legal = &mut legal[..n];
-        legal.sort_unstable_by(|a, b| b.cmp(a));
         let mut best = f64::NEG_INFINITY;
-        let mut top_front = -1i32;
-        for &k in legal.iter() {
-            let fc = (k >> 16) as u16;
-            if fc as i32 > top_front {
-                top_front = fc as i32;
-                let middle = self.class[(k as u16 & ALL13) as usize];
-                best = best.max(value(&[fc, middle, cb]));
-            }
+        for (front, middle) in [
+            (by_middle >> 16 & 0xffff, by_middle & 0x1fff),
+            (by_front >> 48, by_front & 0x1fff),
+        ] {
+            best = best.max(value(&[front as u16, self.class[middle as usize], cb]));
         }
         best
     }
