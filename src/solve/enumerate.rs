@@ -898,6 +898,12 @@ impl Scratch {
     /// stronger backs it had kept, so that is reconstructed here, only when the choice matters.
     fn frontier_tie(&self, best: Best) -> Split {
         let s = best.split;
+        // Another front of the same class holds the same ranks, so it swaps a card with the
+        // middle for one of the same rank: none when the two rows share no rank.
+        let ranks = |mask: u16| self.counts(mask).multiplicities()[0];
+        if ranks(s.front) & ranks(s.middle) == 0 {
+            return s;
+        }
         let rest = ALL13 ^ s.back;
         let (lo, hi) = expand_tables(rest);
         let (mut lowest, mut highest, mut twins) = (u16::MAX, 0u16, 0);
