@@ -277,7 +277,8 @@ impl Scratch {
             count[class as usize & 511] += 1;
         }
         let mut at = 0u16;
-        for c in (0..512).rev() {
+        // (the classes above the last stay at 0 fronts)
+        for c in (0..FRONT_CLASSES).rev() {
             let n = count[c];
             count[c] = at;
             at += n;
@@ -531,7 +532,7 @@ impl Scratch {
         } else {
             self.bucket_backs(0);
         }
-        self.best_middle.fill(0);
+        self.best_middle[..FRONT_CLASSES].fill(0);
         self.group.clear();
         self.group_live.clear();
         let mut group_rank = u32::MAX;
@@ -572,7 +573,9 @@ impl Scratch {
                 let rb = (key >> 13) as u32;
                 let cb = self.class[back as usize];
                 if rb != group_rank {
-                    self.flush_group::<BOUNDED, V>(value, &mut best);
+                    if !self.group.is_empty() {
+                        self.flush_group::<BOUNDED, V>(value, &mut best);
+                    }
                     group_rank = rb;
                     if self.best_middle[best_front_all] >= rb {
                         break 'buckets;
