@@ -92,11 +92,12 @@ impl Split {
         let mut out = [0u8; 13];
         let mut k = 0;
         for m in [self.front, self.middle, self.back] {
-            for (i, &c) in hand.iter().enumerate() {
-                if m >> i & 1 == 1 {
-                    out[k] = c;
-                    k += 1;
-                }
+            // the set positions, lowest first
+            let mut bits = m & ALL13;
+            while bits != 0 {
+                out[k % 13] = hand[bits.trailing_zeros() as usize % 13];
+                bits &= bits - 1;
+                k += 1;
             }
         }
         out
