@@ -30,9 +30,9 @@
 //! as the frontier would settle them and prunes, besides what is covered, everything whose
 //! value at the strongest classes it could still reach is below the best found so far — a
 //! bucket, a back rank (which ends the search, as ranks only fall), a back (with the best front
-//! its rest leaves and the best middle that does not foul) and the weakest of a back's fronts.
-//! The strongest back's best split sets the first threshold, and backs that cannot reach it are
-//! never bucketed.
+//! its rest leaves and the best five of the rest under it) and the weakest of a back's fronts.
+//! Two splits of the strongest back set the first threshold, and backs that cannot reach it
+//! are never bucketed (docs/architecture.md, "Where the time goes").
 
 use super::classes::{
     floor_front_class, front_class, front_ranks, Classes, FiveClasses, FRONT_CLASSES,
