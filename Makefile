@@ -68,6 +68,7 @@ bench: wheel
 	$(PY) -m pytest benches -q --benchmark-only --benchmark-columns=median,ops,rounds
 	cargo bench --bench eval --bench score --bench solve
 	$(PY) benches/simulate_costs.py
+	$(PY) benches/compare_wheel.py
 
 clean:
 	rm -rf $(VENV) target

@@ -168,10 +168,22 @@ fn suit_cards(set: CardSet, suit: u8) -> Vec<Card> {
         .collect()
 }
 
+/// Cards per suit of a set (a card's code is rank * 4 + suit).
+fn suit_counts_of(set: CardSet) -> [u8; 4] {
+    const SUIT0: u64 = 0x0001_1111_1111_1111;
+    std::array::from_fn(|s| (set.0 & SUIT0 << s).count_ones() as u8)
+}
+
+/// Whether the suit counts could feed three single-suit rows of 3, 5 and 5 cards: each suit
+/// holds a sum of some of them. Most hands fail this, before any row is tried.
+fn rows_by_suit_possible(count: [u8; 4]) -> bool {
+    count.iter().all(|c| matches!(c, 0 | 3 | 5 | 8 | 10 | 13))
+}
+
 fn three_flushes(set: CardSet, wheel: Wheel) -> Option<Setting> {
-    let mut count = [0u8; 4];
-    for c in set.cards_desc() {
-        count[c.suit() as usize] += 1;
+    let count = suit_counts_of(set);
+    if !rows_by_suit_possible(count) {
+        return None;
     }
     // Every row takes one suit; a suit may feed several rows if it has the cards for them.
     for f in 0..4u8 {
@@ -200,39 +212,54 @@ fn three_flushes(set: CardSet, wheel: Wheel) -> Option<Setting> {
     None
 }
 
+/// Rank masks spread to one 4-bit count per rank (rank r at bit 4r).
+const fn spread_all<const N: usize>(masks: [u16; N]) -> [u64; N] {
+    let mut out = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        let mut r = 0;
+        while r < 13 {
+            out[i] |= (((masks[i] >> r) & 1) as u64) << (4 * r);
+            r += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 fn three_straights(hand: &[Card], wheel: Wheel) -> Option<Setting> {
-    let counts = rank_counts(hand);
-    let has = |c: &[u8; 13], mask: u16| (0..13).all(|r| mask >> r & 1 == 0 || c[r] > 0);
-    let minus = |c: &[u8; 13], mask: u16| {
-        let mut out = *c;
-        (0..13)
-            .filter(|r| mask >> r & 1 == 1)
-            .for_each(|r| out[r] -= 1);
-        out
-    };
-    for (i, &s1) in STRAIGHTS5.iter().enumerate() {
-        if !has(&counts, s1) {
+    // rank counts packed 4 bits a rank, so that taking a straight out is one subtraction
+    let counts = hand
+        .iter()
+        .fold(0u64, |c, card| c + (1u64 << (4 * card.rank())));
+    // every rank of the straight is there: with 8 added to each count first, no count drops
+    // below 8 (its bit 3 stays set) and no subtraction borrows across counts
+    const EIGHTS: u64 = 0x0008_8888_8888_8888;
+    const SPREAD5: [u64; 10] = spread_all(STRAIGHTS5);
+    const SPREAD3: [u64; 12] = spread_all(STRAIGHTS3);
+    let has = |c: u64, s: u64| (c + EIGHTS - s) & EIGHTS == EIGHTS;
+    for i in 0..STRAIGHTS5.len() {
+        if !has(counts, SPREAD5[i]) {
             continue;
         }
-        let c1 = minus(&counts, s1);
-        for &s2 in &STRAIGHTS5[i..] {
-            if !has(&c1, s2) {
+        let c1 = counts - SPREAD5[i];
+        for j in i..STRAIGHTS5.len() {
+            if !has(c1, SPREAD5[j]) {
                 continue;
             }
-            let c2 = minus(&c1, s2);
-            for &s3 in &STRAIGHTS3 {
-                if has(&c2, s3) && minus(&c2, s3).iter().all(|&c| c == 0) {
-                    let mut left = CardSet::from_cards(hand);
-                    let mut take = |mask: u16| {
-                        let cards = take_ranks(left, mask, None);
-                        left = left.minus(CardSet::from_cards(&cards));
-                        cards
-                    };
-                    let x = take(s1);
-                    let y = take(s2);
-                    let front = take(s3);
-                    return legal_setting(&front, &x, &y, wheel);
-                }
+            let c2 = c1 - SPREAD5[j];
+            // the short straight takes exactly the cards left
+            if let Some(k) = SPREAD3.iter().position(|&s3| s3 == c2) {
+                let mut left = CardSet::from_cards(hand);
+                let mut take = |mask: u16| {
+                    let cards = take_ranks(left, mask, None);
+                    left = left.minus(CardSet::from_cards(&cards));
+                    cards
+                };
+                let x = take(STRAIGHTS5[i]);
+                let y = take(STRAIGHTS5[j]);
+                let front = take(STRAIGHTS3[k]);
+                return legal_setting(&front, &x, &y, wheel);
             }
         }
     }
@@ -248,6 +275,9 @@ fn suited(mask: u16, suit: u8) -> CardSet {
 }
 
 fn three_straight_flushes(set: CardSet, wheel: Wheel) -> Option<Setting> {
+    if !rows_by_suit_possible(suit_counts_of(set)) {
+        return None;
+    }
     let fives: Vec<CardSet> = (0..4u8)
         .flat_map(|s| STRAIGHTS5.iter().map(move |&m| suited(m, s)))
         .filter(|&w| set.minus(w).len() == set.len() - 5)
@@ -316,11 +346,11 @@ pub fn find_naturals(hand: &[Card], rules: &Rules) -> Result<Vec<NaturalMatch>> 
         .naturals
         .iter()
         .filter_map(|n| {
-            let setting = arrangement(hand, n.kind, rules.wheel);
-            let held = if has_rows(n.kind) {
-                setting.is_some()
+            let (held, setting) = if has_rows(n.kind) {
+                let setting = arrangement(hand, n.kind, rules.wheel);
+                (setting.is_some(), setting)
             } else {
-                qualifies(hand, n.kind)
+                (qualifies(hand, n.kind), None)
             };
             held.then_some(NaturalMatch {
                 kind: n.kind,

@@ -43,3 +43,28 @@ def test_simulate_costs_prints_its_ratios() -> None:
     out = _run(str(BENCHES / "simulate_costs.py"), "--rounds", "40", "--repeats", "1")
     for line in ("round / (4 solves + settle)", "2 threads speed-up", "Parquet streaming"):
         assert line in out
+
+
+def test_compare_wheel_runs_its_comparison_against_itself() -> None:
+    # The current package on both sides (no reference build): the comparison, the tables it
+    # picks and its checks run; both sides must set every hand alike.
+    import chinese_poker as cp
+
+    package = str(Path(cp.__file__).resolve().parent.parent)
+    out = _run(
+        str(BENCHES / "compare_wheel.py"),
+        "--ref-path",
+        package,
+        "--hands",
+        "300",
+        "--rounds",
+        "1",
+        "--mc-hands",
+        "2",
+        "--mc-samples",
+        "20",
+    )
+    assert "identical settings: 300 of 300 hands (100.0%)" in out
+    assert "differing settings with tied values: 0" in out
+    assert "Monte Carlo values identical: 2 of 2 hands" in out
+    assert "median ratio" in out

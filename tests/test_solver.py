@@ -593,3 +593,17 @@ def test_batch_paths_take_any_strides_and_read_only_arrays() -> None:
 def test_training_arguments_are_checked(kwargs: dict[str, object], pattern: str) -> None:
     with pytest.raises(InvalidArgumentError, match=pattern):
         _core.train_tables(None, 2, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", cp.RuleSet.presets())
+def test_batch_pruned_search_picks_the_per_call_frontier_best(rules: str) -> None:
+    # solve_batch prunes its search by the table value; solve() values the whole frontier:
+    # both must pick the same play (or, where they differ, plays of tied value)
+    rng = np.random.default_rng(7)
+    hands = np.argsort(rng.random((300, 52)), axis=1)[:, :13].astype(np.uint8)
+    batch = cp.solve_batch(hands, rules, 4, threads=1)
+    decisions = batch.decisions_list()
+    for i, hand in enumerate(hands.tolist()):
+        sol = cp.solve(hand, rules, 4, top_k=1)
+        if decisions[i] != sol.as_decision():
+            assert batch.values[i] == pytest.approx(sol.value, rel=1e-9, abs=1e-9), i

@@ -304,6 +304,47 @@ fn top_k_arg(top_k: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     }
 }
 
+/// Seconds per hand of the core's `solve` alone on these hands (top_k plays, as `solve` from
+/// Python lists them), the median of 5 passes with the GIL released: the baseline `make bench`
+/// compares Python's per-call `solve` with, in the same process. Not part of the public API.
+#[pyfunction]
+pub fn _solve_seconds(
+    py: Python<'_>,
+    codes: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
+    players: &Bound<'_, PyAny>,
+    objective: &Bound<'_, PyObjective>,
+    top_k: &Bound<'_, PyAny>,
+) -> PyResult<f64> {
+    let (flat, _) = super::arrays::u8_rows(codes, "codes", &[13])?;
+    validate_rows(&flat, 13, "codes")?;
+    let hands: Vec<[u8; 13]> = flat
+        .chunks_exact(13)
+        .map(|c| c.try_into().expect("13 codes"))
+        .collect();
+    let players = super::int_arg(players, "players", 2, 4)? as usize;
+    let top_k = top_k_arg(Some(top_k))?;
+    let (r, objective) = (&rules.get().0, &objective.get().0);
+    if let Some(h) = hands.first() {
+        core_solve::solve(h, r, players, objective, top_k)?;
+    }
+    let mut runs: Vec<f64> = py.detach(|| {
+        (0..5)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                for h in &hands {
+                    let s =
+                        core_solve::solve(std::hint::black_box(h), r, players, objective, top_k);
+                    std::hint::black_box(s.ok());
+                }
+                start.elapsed().as_secs_f64() / hands.len().max(1) as f64
+            })
+            .collect()
+    });
+    runs.sort_by(f64::total_cmp);
+    Ok(runs[runs.len() / 2])
+}
+
 /// Solves one hand for any objective: the decision, its value and the `top_k` best plays.
 /// Heavy objectives (Monte Carlo, best response) run without the GIL; Monte Carlo checks for
 /// Ctrl-C between blocks of samples.

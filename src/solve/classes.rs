@@ -111,6 +111,26 @@ pub fn front_ranks() -> &'static [(u32, u16)] {
     })
 }
 
+/// [`FiveClasses::eval_parts`] with its tables in hand.
+pub struct FiveParts<'a> {
+    key5: &'a [u16],
+    multiset: &'a [u64; 1 << 13],
+    flush: &'a [u64; 1 << 13],
+}
+
+impl FiveParts<'_> {
+    /// (raw rank, class): see [`FiveClasses::eval_parts`].
+    #[inline]
+    pub fn eval(&self, weight_sum: u32, flush: bool, rank_mask: u16) -> (u32, u16) {
+        let packed = if flush {
+            self.flush[(rank_mask & 0x1fff) as usize]
+        } else {
+            self.multiset[self.key5[weight_sum as usize] as usize & 0x1fff]
+        };
+        (packed as u32, (packed >> 32) as u16)
+    }
+}
+
 /// The evaluator's 5-card lookup returning the class index along with the raw rank, so the
 /// solver gets both for the price of one evaluation.
 pub struct FiveClasses {
@@ -120,6 +140,10 @@ pub struct FiveClasses {
     multiset: Vec<u16>,
     /// 13-bit rank mask of a flush → class
     flush: Vec<u16>,
+    /// `raw | class << 32` by multiset id, then by a flush's rank mask: one load per row in
+    /// the solver's loop, at an index that needs no bounds check
+    packed_multiset: Box<[u64; 1 << 13]>,
+    packed_flush: Box<[u64; 1 << 13]>,
 }
 
 impl FiveClasses {
@@ -130,11 +154,21 @@ impl FiveClasses {
             let w = wheel_index(wheel);
             let classes = Classes::get(wheel);
             let class = |raw: u32| classes.five.binary_search(&raw).unwrap_or(0) as u16;
+            let packed = |raws: &[u32]| {
+                let mut out = Box::new([0u64; 1 << 13]);
+                for (slot, &r) in out.iter_mut().zip(raws) {
+                    *slot = r as u64 | (class(r) as u64) << 32;
+                }
+                out
+            };
+            assert!(t.multiset5[w].len() <= 1 << 13);
             FiveClasses {
                 t,
                 w,
                 multiset: t.multiset5[w].iter().map(|&r| class(r)).collect(),
                 flush: t.flush5[w].iter().map(|&r| class(r)).collect(),
+                packed_multiset: packed(&t.multiset5[w]),
+                packed_flush: packed(&t.flush5[w]),
             }
         })
     }
@@ -150,6 +184,58 @@ impl FiveClasses {
         }
         let id = t.key5[weight_sum as usize] as usize;
         (t.multiset5[self.w][id], self.multiset[id])
+    }
+
+    /// The lookup tables of [`FiveClasses::eval_parts`], borrowed once for a loop.
+    #[inline]
+    pub fn parts(&self) -> FiveParts<'_> {
+        FiveParts {
+            key5: &self.t.key5,
+            multiset: &self.packed_multiset,
+            flush: &self.packed_flush,
+        }
+    }
+
+    /// Class of a 5-card raw rank of this wheel, rebuilt from its category and rank values
+    /// (the multiset's weight sum, or a flush's rank mask): a few loads where
+    /// [`Classes::index`] binary-searches 7,462 ranks.
+    #[inline]
+    pub fn class_of_raw(&self, raw: u32) -> u16 {
+        // rank index (0 = deuce) of nibble i, and its multiset weight
+        let r = |i: usize| HandRank::nibble_of_raw(raw, i).saturating_sub(2);
+        let w = |rank: u32| self.t.card_weight[(rank * 4) as usize & 63];
+        // the five ranks of a straight by its top value (a wheel's is 5 or, second-highest, 14)
+        let run = |top: u32| -> u16 {
+            match top {
+                5 | 14 => 1 << 12 | 0b1111,
+                15 => 0b11111 << 8,
+                t => 0b11111 << (t.clamp(6, 13) - 6),
+            }
+        };
+        let mask_weight = |mut m: u16| {
+            let mut sum = 0;
+            while m != 0 {
+                sum += w(m.trailing_zeros());
+                m &= m - 1;
+            }
+            sum
+        };
+        let top = HandRank::nibble_of_raw(raw, 0);
+        let sum = match HandRank::category_index_of_raw(raw) {
+            0 => w(r(0)) + w(r(1)) + w(r(2)) + w(r(3)) + w(r(4)),
+            1 => 2 * w(r(0)) + w(r(1)) + w(r(2)) + w(r(3)),
+            2 => 2 * w(r(0)) + 2 * w(r(1)) + w(r(2)),
+            3 => 3 * w(r(0)) + w(r(1)) + w(r(2)),
+            4 => mask_weight(run(top)),
+            5 => {
+                let m = (0..5).fold(0u16, |m, i| m | 1 << r(i));
+                return self.flush[m as usize & 0x1fff];
+            }
+            6 => 3 * w(r(0)) + 2 * w(r(1)),
+            7 => 4 * w(r(0)) + w(r(1)),
+            _ => return self.flush[run(top) as usize & 0x1fff],
+        };
+        self.multiset[self.t.key5[sum as usize] as usize]
     }
 
     /// Rank weight of a card code (the evaluator's multiset key part).
@@ -176,6 +262,16 @@ impl FiveClasses {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn class_of_raw_is_the_position_among_five_card_ranks() {
+        for wheel in [Wheel::Low, Wheel::Second] {
+            let fc = FiveClasses::get(wheel);
+            for (i, &raw) in Classes::get(wheel).five.iter().enumerate() {
+                assert_eq!(fc.class_of_raw(raw) as usize, i, "{wheel:?} {raw:#x}");
+            }
+        }
+    }
 
     #[test]
     fn front_class_is_the_position_among_front_ranks() {

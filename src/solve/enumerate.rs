@@ -24,6 +24,15 @@
 //!
 //! Of the 1,287 backs of a typical hand about 130 reach the per-back bounds and about 45 get
 //! their splits examined.
+//!
+//! The best split under a value non-decreasing in each row's class (`best_split`, the table
+//! objective's path) runs the same search without keeping the frontier: it values the splits
+//! as the frontier would settle them and prunes, besides what is covered, everything whose
+//! value at the strongest classes it could still reach is below the best found so far — a
+//! bucket, a back rank (which ends the search, as ranks only fall), a back (with the best front
+//! its rest leaves and the best five of the rest under it) and the weakest of a back's fronts.
+//! Two splits of the strongest back set the first threshold, and backs that cannot reach it
+//! are never bucketed (docs/architecture.md, "Where the time goes").
 
 use super::classes::{
     floor_front_class, front_class, front_ranks, Classes, FiveClasses, FRONT_CLASSES,
@@ -36,6 +45,11 @@ use std::sync::OnceLock;
 const BUCKET_SHIFT: u32 = NIBBLE_SHIFT[0];
 
 pub const ALL13: u16 = (1 << 13) - 1;
+
+/// Five-card subsets of 13 cards.
+const FIVES: usize = 1287;
+/// Three-card subsets of 13 cards.
+const FRONTS: usize = 286;
 
 /// Front classes run high cards (286), pairs (156), trips (13), weakest first.
 const FIRST_PAIR_CLASS: usize = 286;
@@ -78,11 +92,12 @@ impl Split {
         let mut out = [0u8; 13];
         let mut k = 0;
         for m in [self.front, self.middle, self.back] {
-            for (i, &c) in hand.iter().enumerate() {
-                if m >> i & 1 == 1 {
-                    out[k] = c;
-                    k += 1;
-                }
+            // the set positions, lowest first
+            let mut bits = m & ALL13;
+            while bits != 0 {
+                out[k % 13] = hand[bits.trailing_zeros() as usize % 13];
+                bits &= bits - 1;
+                k += 1;
             }
         }
         out
@@ -91,7 +106,9 @@ impl Split {
 
 struct Static {
     /// Masks of the 1,287 five-card subsets of 13 positions.
-    five: Vec<u16>,
+    five: [u16; FIVES],
+    /// The lowest position of each of `five`.
+    five_low: [u8; FIVES],
     /// Masks of the 286 three-card subsets.
     three: Vec<u16>,
     /// The positions of each of `three`, lowest first.
@@ -103,7 +120,11 @@ struct Static {
 fn statics() -> &'static Static {
     static S: OnceLock<Static> = OnceLock::new();
     S.get_or_init(|| {
-        let five = (0u16..1 << 13).filter(|m| m.count_ones() == 5).collect();
+        let five: [u16; FIVES] = (0u16..1 << 13)
+            .filter(|m| m.count_ones() == 5)
+            .collect::<Vec<u16>>()
+            .try_into()
+            .expect("C(13, 5) masks");
         let three: Vec<u16> = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
         let three_pos = three
             .iter()
@@ -122,6 +143,7 @@ fn statics() -> &'static Static {
             .map(|m| m as u8)
             .collect();
         Static {
+            five_low: five.map(|m| m.trailing_zeros() as u8),
             five,
             three,
             three_pos,
@@ -134,10 +156,10 @@ fn statics() -> &'static Static {
 pub struct Scratch {
     rank: Box<[u32; 1 << 13]>,
     /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
-    backs: Vec<u64>,
+    backs: Box<[u64; FIVES]>,
     sorted: Vec<u64>,
-    /// (start, end, strongest rank) of each non-empty bucket of `sorted`, weakest first.
-    buckets: Vec<(usize, usize, u32)>,
+    /// (start, end) of each non-empty bucket of `sorted`, weakest first.
+    buckets: Vec<(usize, usize)>,
     /// The 286 fronts as `class << 16 | mask`, strongest class first.
     fronts: Vec<u32>,
     /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
@@ -150,12 +172,18 @@ pub struct Scratch {
     /// (sized to a power of two so that masked indices need no bounds checks)
     best_middle: [u32; 512],
     group: Vec<Split>,
+    /// The bounded search's live-front count when each of `group` was found (see
+    /// `frontier_tie`).
+    group_live: Vec<u16>,
     /// Sort keys of `group` (see `flush_group`).
     group_keys: Vec<u64>,
-    /// Backs per bucket (`rank >> BUCKET_SHIFT`), counted while loading.
-    bucket_count: [u16; 256],
-    /// Strongest back rank per bucket, taken while loading.
-    bucket_max: [u32; 256],
+    /// The backs the bounded search can still reach (see `bucket_backs`; sized so that
+    /// masked indices need no bounds checks).
+    picked: Box<[u64; 2048]>,
+    /// The wheel of the last loaded hand.
+    wheel: Wheel,
+    /// Its strongest back, the first in mask order among equals.
+    top_back: u16,
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
     pub frontier: Vec<Split>,
@@ -165,7 +193,7 @@ impl Default for Scratch {
     fn default() -> Self {
         Scratch {
             rank: Box::new([0; 1 << 13]),
-            backs: Vec::with_capacity(1287),
+            backs: Box::new([0; FIVES]),
             sorted: Vec::with_capacity(1287),
             fronts: Vec::with_capacity(286),
             fronts_from: [0; 512],
@@ -173,9 +201,11 @@ impl Default for Scratch {
             class: Box::new([0; 1 << 13]),
             best_middle: [0; 512],
             group: Vec::with_capacity(256),
+            group_live: Vec::with_capacity(256),
             group_keys: Vec::with_capacity(256),
-            bucket_count: [0; 256],
-            bucket_max: [0; 256],
+            picked: Box::new([0; 2048]),
+            wheel: Wheel::Low,
+            top_back: 0,
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
         }
@@ -187,9 +217,7 @@ impl Scratch {
     fn load(&mut self, hand: &[u8; 13], wheel: Wheel) {
         let st = statics();
         let fc = FiveClasses::get(wheel);
-        self.backs.clear();
-        self.bucket_count = [0; 256];
-        self.bucket_max = [0; 256];
+        self.wheel = wheel;
         // Per-hand subset tables over positions 0..4, 4..8 and 8..13: rank-weight sums and
         // rank masks add up (the positions are disjoint), so each of the 1,287 rows costs a few
         // loads instead of gathering its five cards.
@@ -212,26 +240,31 @@ impl Scratch {
         for (i, &c) in hand.iter().enumerate() {
             suit_pos[(c & 3) as usize] |= 1 << i;
         }
-        let same_suit = hand.map(|c| suit_pos[(c & 3) as usize]);
-        for &m in &st.five {
+        let mut same_suit = [0u16; 16];
+        for (slot, &c) in same_suit.iter_mut().zip(hand) {
+            *slot = suit_pos[(c & 3) as usize];
+        }
+        let mut top = 0u64;
+        let parts = fc.parts();
+        for ((&m, &low), key_out) in st.five.iter().zip(&st.five_low).zip(self.backs.iter_mut()) {
             let (a, b, c) = (
                 (m & 15) as usize,
                 (m >> 4 & 15) as usize,
                 (m >> 8 & 31) as usize,
             );
-            let flush = m & !same_suit[m.trailing_zeros() as usize % 13] == 0;
-            let (r, class) = fc.eval_parts(
+            let flush = m & !same_suit[low as usize & 15] == 0;
+            let (r, class) = parts.eval(
                 wsum.0[a] + wsum.1[b] + wsum.2[c],
                 flush,
                 rmask.0[a] | rmask.1[b] | rmask.2[c],
             );
             self.rank[(m & ALL13) as usize] = r;
             self.class[(m & ALL13) as usize] = class;
-            self.backs.push((r as u64) << 13 | m as u64);
-            let b = (r >> BUCKET_SHIFT) as usize & 255;
-            self.bucket_count[b] += 1;
-            self.bucket_max[b] = self.bucket_max[b].max(r);
+            let key = (r as u64) << 13 | m as u64;
+            *key_out = key;
+            top = top.max(key ^ ALL13 as u64);
         }
+        self.top_back = (top as u16 & ALL13) ^ ALL13;
         // fronts: one load each from a table indexed by the three ranks, as the evaluator's
         let fr = front_ranks();
         let rk = hand.map(|c| (c >> 2) as usize);
@@ -245,7 +278,8 @@ impl Scratch {
             count[class as usize & 511] += 1;
         }
         let mut at = 0u16;
-        for c in (0..512).rev() {
+        // (the classes above the last stay at 0 fronts)
+        for c in (0..FRONT_CLASSES).rev() {
             let n = count[c];
             count[c] = at;
             at += n;
@@ -284,26 +318,52 @@ impl Scratch {
             .plus(g2[(set >> 8) as usize])
     }
 
-    /// Counting sort of the backs into `sorted` by bucket (`rank >> BUCKET_SHIFT`: category and top
-    /// value), weakest bucket first, with each non-empty bucket's range in `buckets`. Buckets are
-    /// sorted inside only when the search reaches them.
-    fn bucket_backs(&mut self) {
-        let mut count = self.bucket_count;
-        self.buckets.clear();
+    /// Counting sort of the backs at least `cut` strong into `sorted` by bucket (`rank >>
+    /// BUCKET_SHIFT`: category and top value), weakest bucket first, with each non-empty
+    /// bucket's range in `buckets`. Buckets are sorted inside only when the search reaches them.
+    fn bucket_backs(&mut self, cut: u32) {
+        let top_rank = self.rank[self.top_back as usize];
+        let Scratch {
+            backs,
+            picked,
+            sorted,
+            buckets,
+            ..
+        } = self;
+        let keys: &[u64] = if cut == 0 {
+            &backs[..]
+        } else {
+            // branch-free: which backs pass is data-dependent
+            let cut_key = (cut as u64) << 13;
+            let mut n = 0;
+            for &k in backs.iter() {
+                picked[n & 2047] = k;
+                n += (k >= cut_key) as usize;
+            }
+            &picked[..n]
+        };
+        let bucket = |k: u64| (k >> (13 + BUCKET_SHIFT)) as usize & 255;
+        // the buckets from the cut's to the strongest back's
+        let first = bucket((cut as u64) << 13);
+        let last = bucket((top_rank as u64) << 13).max(first);
+        let mut count = [0u16; 256];
+        for &k in keys {
+            count[bucket(k)] += 1;
+        }
+        buckets.clear();
         let mut at = 0u16;
-        for (b, c) in count.iter_mut().enumerate() {
+        for c in &mut count[first..=last] {
             let n = *c;
             if n > 0 {
-                self.buckets
-                    .push((at as usize, (at + n) as usize, self.bucket_max[b]));
+                buckets.push((at as usize, (at + n) as usize));
             }
             *c = at;
             at += n;
         }
-        self.sorted.resize(self.backs.len(), 0);
-        for &k in &self.backs {
-            let b = (k >> 30) as usize & 255;
-            self.sorted[count[b] as usize] = k;
+        sorted.resize(keys.len(), 0);
+        for &k in keys {
+            let b = bucket(k);
+            sorted[count[b] as usize] = k;
             count[b] += 1;
         }
     }
@@ -320,28 +380,54 @@ impl Scratch {
     /// include the front, so it ranks at least as high as any front drawn from them.
     pub fn greedy(&mut self, hand: &[u8; 13], wheel: Wheel) -> Split {
         self.load(hand, wheel);
-        let st = statics();
-        let best = |masks: &mut dyn Iterator<Item = u16>, rank: &[u32; 1 << 13]| {
-            masks.fold((0u16, 0u32), |(bm, br), m| {
-                let r = rank[m as usize];
-                if bm == 0 || r > br {
-                    (m, r)
-                } else {
-                    (bm, br)
-                }
-            })
-        };
-        let (back, rb) = best(&mut st.five.iter().copied(), &self.rank);
+        self.greedy_split()
+    }
+
+    /// A floor for the best value from one back of the loaded hand: the better of its split
+    /// with the strongest middle (and the strongest front beside it) and its split with the
+    /// strongest front (and the strongest middle beside it).
+    fn best_of_back<V: Fn(&[u16; 3]) -> f64>(&self, back: u16, value: &V) -> f64 {
+        let rest = ALL13 ^ back;
+        let rb = self.rank[back as usize];
+        let cb = self.class[back as usize];
+        let (lo, hi) = expand_tables(rest);
+        // the legal splits as (middle rank, front class, middle mask) and (front class, middle
+        // rank, middle mask)
+        let (mut by_middle, mut by_front) = (0u64, 0u64);
+        for &p in &statics().pat56 {
+            let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+            let front = rest ^ middle;
+            let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
+            let fc = self.class[front as usize] as u64;
+            let legal = ((rf <= rm && rm <= rb) as u64).wrapping_neg();
+            by_middle = by_middle.max(((rm as u64) << 32 | fc << 16 | middle as u64) & legal);
+            by_front = by_front.max((fc << 48 | (rm as u64) << 16 | middle as u64) & legal);
+        }
+        let mut best = f64::NEG_INFINITY;
+        for (front, middle) in [
+            (by_middle >> 16 & 0xffff, by_middle & 0x1fff),
+            (by_front >> 48, by_front & 0x1fff),
+        ] {
+            best = best.max(value(&[front as u16, self.class[middle as usize], cb]));
+        }
+        best
+    }
+
+    /// [`Scratch::greedy`] of the loaded hand.
+    fn greedy_split(&self) -> Split {
+        let back = self.top_back;
         let rest = ALL13 ^ back;
         let (lo, hi) = expand_tables(rest);
-        let mut middles = st
-            .pat56
-            .iter()
-            .map(|&p| lo[(p & 15) as usize] | hi[(p >> 4) as usize]);
-        let (middle, rm) = best(&mut middles, &self.rank);
+        let (mut middle, mut rm) = (0u16, 0u32);
+        for &p in &statics().pat56 {
+            let m = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+            let r = self.rank[m as usize];
+            if middle == 0 || r > rm {
+                (middle, rm) = (m, r);
+            }
+        }
         let front = rest ^ middle;
-        let rf = self.rank[front as usize];
-        debug_assert!(rf <= rm && rm <= rb, "greedy setting fouled");
+        debug_assert!(self.rank[front as usize] <= rm && rm <= self.rank[back as usize]);
         self.split(front, middle, back)
     }
 
@@ -390,26 +476,95 @@ impl Scratch {
     /// The Pareto frontier of `hand`'s legal settings into `self.frontier`, strongest back
     /// first.
     pub fn frontier(&mut self, hand: &[u8; 13], wheel: Wheel) {
-        self.load(hand, wheel);
-        self.bucket_backs();
-        self.best_middle.fill(0);
-        self.group.clear();
         self.frontier.clear();
+        self.search::<false, _>(hand, wheel, &|_: &[u16; 3]| 0.0);
+    }
+
+    /// The best legal setting of `hand` under `value` (of the rows' classes: front, middle,
+    /// back), and its value, without building the whole frontier: the same split as "the
+    /// frontier, then its first split with the strictly largest value" (ties within a relative
+    /// 1e-9 aside), for a `value` non-decreasing in each row's class. The frontier search,
+    /// pruned by the value at the strongest classes a bucket, a back rank or a back could
+    /// still give.
+    pub fn best_split<V: Fn(&[u16; 3]) -> f64>(
+        &mut self,
+        hand: &[u8; 13],
+        wheel: Wheel,
+        value: V,
+    ) -> (Split, f64) {
+        let found = self.search::<true, _>(hand, wheel, &value);
+        (self.frontier_tie(found), found.value)
+    }
+
+    /// The frontier search, or with `BOUNDED` the search for the best split under `value`.
+    fn search<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
+        &mut self,
+        hand: &[u8; 13],
+        wheel: Wheel,
+        value: &V,
+    ) -> Best {
+        self.load(hand, wheel);
         let st = statics();
+        let five_classes = &Classes::get(wheel).five;
         let best_front_all = front_class(best_front(self.counts(ALL13)));
+        let mut best = Best::default();
+        if BOUNDED {
+            // The best split of the strongest back is a floor for the best, so it prunes from
+            // the start, and no back whose best conceivable setting is below it needs sorting.
+            let back = self.top_back;
+            let v = self.best_of_back(back, value);
+            best.threshold = v - 1e-9 * (1.0 + v.abs());
+            let reach = |c: usize| {
+                let f = best_front_all.min(floor_front_class(five_classes[c]));
+                value(&[f as u16, c as u16, c as u16]) >= best.threshold
+            };
+            // reach is monotone and holds at the strongest back's class; every class below lo
+            // fails it, so a few halvings give a cut that is safe if not the tightest
+            let (mut lo, mut hi) = (0usize, self.class[back as usize] as usize);
+            for _ in 0..7 {
+                let mid = (lo + hi) / 2;
+                if reach(mid) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            self.bucket_backs(five_classes[lo]);
+        } else {
+            self.bucket_backs(0);
+        }
+        self.best_middle[..FRONT_CLASSES].fill(0);
+        self.group.clear();
+        self.group_live.clear();
         let mut group_rank = u32::MAX;
         let mut group_skip = false;
+        let mut learnt = Learnt::default();
+        let mut group_cap;
+        let mut group_fb = 0;
+        // this group's rest's best five, and the fronts its backs try (None: none)
+        let mut plan: (u32, Option<Plan>) = (u32::MAX, None);
         let mut floor_rb = 0;
         'buckets: for k in (0..self.buckets.len()).rev() {
-            let (start, end, top_rank) = self.buckets[k];
+            let (start, end) = self.buckets[k];
+            let top = self.sorted[start..end].iter().copied().max().unwrap_or(0);
+            let (top_rank, top_class) = ((top >> 13) as u32, self.class[(top & 0x1fff) as usize]);
             // Nothing weaker can beat a kept setting that already has a middle as strong as
             // this back and the hand's best possible front.
             if self.best_middle[best_front_all] >= top_rank {
                 break;
             }
+            let floor_top = floor_front_class(top_rank);
+            // Nor can anything reach a better value than this bucket's strongest back with
+            // the best front of the hand and a middle as strong: buckets come strongest first.
+            if BOUNDED
+                && value(&[best_front_all.min(floor_top) as u16, top_class, top_class])
+                    < best.threshold
+            {
+                break;
+            }
             // A whole bucket is covered when its strongest back is (see the group test below):
             // such buckets are never sorted.
-            if self.best_middle[floor_front_class(top_rank)] >= top_rank {
+            if self.best_middle[floor_top] >= top_rank {
                 continue;
             }
             self.sorted[start..end].sort_unstable_by(|a, b| b.cmp(a));
@@ -417,8 +572,11 @@ impl Scratch {
                 let key = self.sorted[bi];
                 let back = (key & 0x1fff) as u16;
                 let rb = (key >> 13) as u32;
+                let cb = self.class[back as usize];
                 if rb != group_rank {
-                    self.flush_group();
+                    if !self.group.is_empty() {
+                        self.flush_group::<BOUNDED, V>(value, &mut best);
+                    }
                     group_rank = rb;
                     if self.best_middle[best_front_all] >= rb {
                         break 'buckets;
@@ -427,7 +585,30 @@ impl Scratch {
                     // best_middle is non-increasing and only changes between groups, so this
                     // one look settles the whole group when it is covered.
                     floor_rb = floor_front_class(rb);
-                    group_skip = self.best_middle[floor_rb] >= rb;
+                    group_cap = best_front_all.min(floor_rb);
+                    if BOUNDED && group_cap as i32 <= learnt.dead_front {
+                        break 'buckets;
+                    }
+                    // Backs of one rank hold the same ranks, so their rests do too: the best
+                    // front they leave, fb, is the group's.
+                    group_fb = front_class(best_front(self.counts(ALL13 ^ back)));
+                    plan.0 = u32::MAX;
+                    group_skip = self.best_middle[group_fb.min(floor_rb)] >= rb;
+                    // The value with that front and middle = back; at the group's cap it bounds
+                    // the whole rest of the search, so failing there ends it.
+                    let cap = group_fb.min(group_cap);
+                    if BOUNDED && !group_skip {
+                        group_skip = cap as i32 <= learnt.dead_front || {
+                            let dead = value(&[cap as u16, cb, cb]) < best.threshold;
+                            if dead {
+                                learnt.dead_front = learnt.dead_front.max(cap as i32);
+                            }
+                            dead
+                        };
+                        if group_skip && cap == group_cap {
+                            break 'buckets;
+                        }
+                    }
                 }
                 if group_skip {
                     continue;
@@ -435,41 +616,33 @@ impl Scratch {
                 let rest = ALL13 ^ back;
                 let counts = self.counts(rest);
                 // With this back's own cards: middle ≤ mb, front ≤ min(fb, mb).
-                let fb = front_class(best_front(counts));
-                if self.best_middle[fb.min(floor_rb)] >= rb {
-                    continue;
-                }
+                let fb = group_fb;
                 let b5 = best_five(counts, wheel);
-                let mb = rb.min(b5);
-                if self.best_middle[fb.min(floor_front_class(mb))] >= mb {
-                    continue;
+                // Everything up to which fronts to try depends on the back only through the
+                // rest's best five (its ranks are the group's): backs of a group share it.
+                if plan.0 != b5 {
+                    let back = Back {
+                        rb,
+                        cb,
+                        floor_rb,
+                        fb,
+                        b5,
+                        counts,
+                    };
+                    plan = (
+                        b5,
+                        self.plan::<BOUNDED, V>(&back, value, &mut learnt, best.threshold),
+                    );
                 }
-                // Only fronts of a class not yet covered up to mb can lead anywhere. They form a
-                // prefix of the fronts sorted by class (best_middle is non-increasing in class):
-                // when it is short, scan it for fronts inside this back's rest; otherwise go
-                // through the rest's 56 splits.
-                let first_live = self.best_middle[..FRONT_CLASSES].partition_point(|&m| m >= mb);
-                // When every live front needs a pair (or trips) and the rest cannot leave the
-                // middle a group at least as strong, every such split fouls:
-                // - pair fronts, no trips, straight or flush in the rest: the middle needs two
-                //   other pairs, or one pair above the front's; with two pairs in all that means
-                //   the front takes the lower one, which must then be live;
-                // - trips fronts: the middle needs another trips (or better) besides the front's.
-                let [_, c2, c3, _] = counts.multiplicities();
-                let b5_cat = HandRank::category_index_of_raw(b5);
-                let pairs = c2.count_ones();
-                let lowest_pair = c2.trailing_zeros() / 3 + 2;
-                let pair_fouls = first_live >= FIRST_PAIR_CLASS
-                    && c3 == 0
-                    && b5_cat <= Category::TwoPair as usize
-                    && (pairs <= 1 || pairs == 2 && lowest_pair < front_value(first_live));
-                let trips_fouls = first_live >= FIRST_TRIPS_CLASS
-                    && c3.count_ones() <= 1
-                    && b5_cat <= Category::Trips as usize;
-                if pair_fouls || trips_fouls {
+                let Some(Plan {
+                    start,
+                    live,
+                    need,
+                    live_frontier,
+                }) = plan.1
+                else {
                     continue;
-                }
-                let live = self.fronts_from[first_live & 511] as usize;
+                };
                 // Branch-free filtering into a small buffer: the tests are data-dependent and
                 // mostly fail, which a branch would mispredict.
                 let mut hits = [0u16; 64];
@@ -482,12 +655,12 @@ impl Scratch {
                     hits[n & 63] = front;
                     n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as usize;
                 };
-                if live <= SCAN_LIMIT {
+                if live - start <= SCAN_LIMIT {
                     // first the fronts inside the rest (at most 56), by masks alone; then their
                     // ranks, so that only these pay for the scattered loads
                     let mut inside = [0u32; 64];
                     let mut k = 0usize;
-                    for &f in &self.fronts[..live] {
+                    for &f in &self.fronts[start..live] {
                         inside[k & 63] = f;
                         k += (f as u16 & back == 0) as usize;
                     }
@@ -499,15 +672,145 @@ impl Scratch {
                     for &p in &st.pat56 {
                         let p = !p;
                         let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-                        keep(front, self.class[(front & ALL13) as usize], true, self);
+                        let fc = self.class[(front & ALL13) as usize];
+                        keep(front, fc, fc >= need, self);
                     }
                 }
                 for &front in &hits[..n.min(64)] {
                     self.push_candidate(front, rest ^ front, back, rb);
+                    if BOUNDED {
+                        self.group_live.push(live_frontier as u16);
+                    }
                 }
             }
         }
-        self.flush_group();
+        self.flush_group::<BOUNDED, V>(value, &mut best);
+        best
+    }
+
+    /// Which of the hand's fronts the splits of a back may take, or `None` when none can lead
+    /// anywhere: everything covered, every split a foul, or (bounded) nothing able to reach
+    /// the threshold.
+    #[inline(always)]
+    fn plan<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
+        &self,
+        b: &Back,
+        value: &V,
+        learnt: &mut Learnt,
+        threshold: f64,
+    ) -> Option<Plan> {
+        let Back {
+            rb,
+            cb,
+            floor_rb,
+            fb,
+            b5,
+            counts,
+        } = *b;
+        let mb = rb.min(b5);
+        let floor_mb = if mb == rb {
+            floor_rb
+        } else {
+            floor_front_class(mb)
+        };
+        if self.best_middle[fb.min(floor_mb)] >= mb {
+            return None;
+        }
+        // b5 is the rank of a five of the rest, so it has a class
+        let mb_class = if mb == rb || !BOUNDED {
+            cb
+        } else {
+            FiveClasses::get(self.wheel).class_of_raw(mb)
+        };
+        // (backs of one group often share the middle cap: what one front cut learnt about the
+        // hand's fronts serves the next)
+        let key = (mb_class, cb, threshold.to_bits());
+        if BOUNDED && learnt.cut.0 != key {
+            learnt.cut = (key, 0, usize::MAX);
+        }
+        if BOUNDED && mb < rb {
+            // the strongest of the hand's fronts under the cap
+            let at = self.fronts_from[(fb.min(floor_mb) + 1) & 511] as usize;
+            let front = (self.fronts[at.min(FRONTS - 1)] >> 16) as i32;
+            if at >= FRONTS
+                || at >= learnt.cut.2
+                || front <= learnt.dead_front
+                || value(&[front as u16, mb_class, cb]) < threshold
+            {
+                return None;
+            }
+            learnt.cut.1 = learnt.cut.1.max(at + 1);
+        }
+        // Only fronts of a class not yet covered up to mb can lead anywhere. They form a prefix
+        // of the fronts sorted by class (best_middle is non-increasing in class): when it is
+        // short, scan it for fronts inside this back's rest; otherwise go through the rest's 56
+        // splits.
+        let first_live = self.best_middle[..FRONT_CLASSES].partition_point(|&m| m >= mb);
+        // When every live front needs a pair (or trips) and the rest cannot leave the middle a
+        // group at least as strong, every such split fouls:
+        // - pair fronts, no trips, straight or flush in the rest: the middle needs two other
+        //   pairs, or one pair above the front's; with two pairs in all that means the front
+        //   takes the lower one, which must then be live;
+        // - trips fronts: the middle needs another trips (or better) besides the front's.
+        let [_, c2, c3, _] = counts.multiplicities();
+        let b5_cat = HandRank::category_index_of_raw(b5);
+        let pairs = c2.count_ones();
+        let lowest_pair = c2.trailing_zeros() / 3 + 2;
+        let pair_fouls = first_live >= FIRST_PAIR_CLASS
+            && c3 == 0
+            && b5_cat <= Category::TwoPair as usize
+            && (pairs <= 1 || pairs == 2 && lowest_pair < front_value(first_live));
+        let trips_fouls = first_live >= FIRST_TRIPS_CLASS
+            && c3.count_ones() <= 1
+            && b5_cat <= Category::Trips as usize;
+        if pair_fouls || trips_fouls {
+            return None;
+        }
+        let live = self.fronts_from[first_live & 511] as usize;
+        let mut plan = Plan {
+            start: 0,
+            live,
+            need: 0,
+            live_frontier: live,
+        };
+        if BOUNDED {
+            // Fronts above the cap are not in the rest or would foul, and the weakest live
+            // ones cannot reach the threshold even with the strongest middle left: the value
+            // falls along the fronts (strongest class first).
+            let start = self.fronts_from[(fb.min(floor_mb) + 1) & 511] as usize;
+            let mut live = live;
+            if learnt.dead_front >= 0 {
+                live = live.min(self.fronts_from[(learnt.dead_front + 1) as usize & 511] as usize);
+            }
+            let cut = &mut learnt.cut;
+            let (mut lo, mut hi) = (cut.1.clamp(start, live), cut.2.clamp(start, live));
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let f = (self.fronts[mid] >> 16) as u16;
+                if value(&[f, mb_class, cb]) >= threshold {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                    if mb_class == cb {
+                        learnt.dead_front = learnt.dead_front.max(f as i32);
+                    }
+                }
+            }
+            let cut = &mut learnt.cut;
+            if lo > start {
+                cut.1 = cut.1.max(lo);
+            }
+            if lo < live {
+                cut.2 = cut.2.min(lo);
+            }
+            if lo <= start {
+                return None;
+            }
+            plan.start = start;
+            plan.live = lo;
+            plan.need = (self.fronts[lo - 1] >> 16) as u16;
+        }
+        Some(plan)
     }
 
     /// Keeps a split found legal and not covered as a candidate of the current back group.
@@ -531,8 +834,14 @@ impl Scratch {
     }
 
     /// Settles the candidates of one back rank: strongest (middle, front) first, so a later
-    /// candidate can only be dominated by an earlier one, never the reverse.
-    fn flush_group(&mut self) {
+    /// candidate can only be dominated by an earlier one, never the reverse. The frontier keeps
+    /// them; the bounded search values them instead, in the frontier's order, so that the
+    /// first of equal values wins as it would there.
+    fn flush_group<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
+        &mut self,
+        value: &V,
+        best: &mut Best,
+    ) {
         if self.group.is_empty() {
             return;
         }
@@ -547,20 +856,191 @@ impl Scratch {
         }
         self.group_keys.sort_unstable_by(|a, b| b.cmp(a));
         for k in 0..self.group_keys.len() {
-            let s = self.group[0xFFFF - (self.group_keys[k] & 0xFFFF) as usize];
+            let i = 0xFFFF - (self.group_keys[k] & 0xFFFF) as usize;
+            let s = self.group[i];
             let (m, fc) = (s.ranks[1], self.class[s.front as usize] as usize);
             if self.best_middle[fc] >= m {
                 continue;
             }
-            for c in (0..=fc).rev() {
-                if self.best_middle[c] >= m {
-                    break;
+            // best_middle is non-increasing: the classes it raises are those after its prefix
+            // of values ≥ m, found by galloping down from fc (most steps are short)
+            let mut from = fc;
+            let mut step = 1;
+            while from > 0 && self.best_middle[(from - 1) & 511] < m {
+                let next = from.saturating_sub(step);
+                if self.best_middle[next & 511] < m {
+                    from = next;
+                    step *= 2;
+                } else {
+                    from -= 1;
+                    step = 1;
                 }
-                self.best_middle[c] = m;
             }
-            self.frontier.push(s);
+            self.best_middle[from..=fc].fill(m);
+            if BOUNDED {
+                let v = value(&s.classes);
+                if v > best.value {
+                    *best = Best {
+                        split: s,
+                        value: v,
+                        threshold: v - 1e-9 * (1.0 + v.abs()),
+                        live: self.group_live[i],
+                    };
+                }
+            } else {
+                self.frontier.push(s);
+            }
         }
         self.group.clear();
+        self.group_live.clear();
+    }
+
+    /// The bounded search's best split, as the frontier would have picked it among the splits of
+    /// its back with the same rank triple: the frontier keeps the first it found, and finds them
+    /// in a back's 56 splits (strongest front mask first) or, when few fronts are still live,
+    /// among the fronts by class (weakest mask first). Which of the two it used depends on what
+    /// stronger backs it had kept, so that is reconstructed here, only when the choice matters.
+    fn frontier_tie(&self, best: Best) -> Split {
+        let s = best.split;
+        // Another front of the same class holds the same ranks, so it swaps a card with the
+        // middle for one of the same rank: none when the two rows share no rank.
+        let ranks = |mask: u16| self.counts(mask).multiplicities()[0];
+        if ranks(s.front) & ranks(s.middle) == 0 {
+            return s;
+        }
+        let rest = ALL13 ^ s.back;
+        let (lo, hi) = expand_tables(rest);
+        let (mut lowest, mut highest, mut twins) = (u16::MAX, 0u16, 0);
+        for &p in &statics().pat56 {
+            let p = !p;
+            let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+            if self.class[front as usize] == s.classes[0]
+                && self.rank[(rest ^ front) as usize] == s.ranks[1]
+            {
+                lowest = lowest.min(front);
+                highest = highest.max(front);
+                twins += 1;
+            }
+        }
+        if twins < 2 {
+            return s;
+        }
+        let rb = s.ranks[2];
+        let mb = rb.min(best_five(self.counts(rest), self.wheel));
+        // The frontier scanned the live fronts when the ones of class ≥ c* − 1 were covered up
+        // to mb by stronger backs (c*: the weakest class whose prefix is short enough). The
+        // bounded search covers less than the frontier, so a short prefix here settles it.
+        let scan = best.live as usize <= SCAN_LIMIT || {
+            let c_star =
+                self.fronts_from[..FRONT_CLASSES].partition_point(|&n| n as usize > SCAN_LIMIT);
+            self.stronger_split_covers(rb, mb, c_star.max(1) - 1)
+        };
+        let front = if scan { lowest } else { highest };
+        self.split(front, rest ^ front, s.back)
+    }
+
+    /// Whether some legal split with a back stronger than `rb` has a middle ≥ `mb` and a front
+    /// of class ≥ `class`.
+    fn stronger_split_covers(&self, rb: u32, mb: u32, class: usize) -> bool {
+        let st = statics();
+        for &key in self.backs.iter() {
+            let rk = (key >> 13) as u32;
+            if rk <= rb {
+                continue;
+            }
+            let back = (key & 0x1fff) as u16;
+            let rest = ALL13 ^ back;
+            let counts = self.counts(rest);
+            let top_middle = rk.min(best_five(counts, self.wheel));
+            if top_middle < mb
+                || front_class(best_front(counts)).min(floor_front_class(top_middle)) < class
+            {
+                continue;
+            }
+            let (lo, hi) = expand_tables(rest);
+            for &p in &st.pat56 {
+                let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+                let front = rest ^ middle;
+                let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
+                if rm >= mb && rm <= rk && rf <= rm && self.class[front as usize] as usize >= class
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// What the bounded search learnt about values, kept while the back classes fall and the
+/// threshold rises.
+struct Learnt {
+    /// (middle class, back class, threshold) of the last front cut, and the fronts' positions
+    /// known to pass it (below .1) and to fail it (from .2)
+    cut: ((u16, u16, u64), usize, usize),
+    /// V(f, c, c) is below the threshold for every front class f ≤ dead_front and every back
+    /// class c from the current one down.
+    dead_front: i32,
+}
+
+impl Default for Learnt {
+    fn default() -> Self {
+        Learnt {
+            cut: ((u16::MAX, u16::MAX, 0), 0, usize::MAX),
+            dead_front: -1,
+        }
+    }
+}
+
+/// One back as the search sees it: its rank and class, the floor of fronts under it, the best
+/// front and five its rest leaves, the rest's counts.
+#[derive(Copy, Clone)]
+struct Back {
+    rb: u32,
+    cb: u16,
+    floor_rb: usize,
+    fb: usize,
+    b5: u32,
+    counts: Counts,
+}
+
+/// Which of the hand's fronts (positions in `Scratch::fronts`) a back's splits may take: the
+/// live ones from `start` (the rest below the cap) to `live`, and with the pat56 path those of
+/// class ≥ `need`; `live_frontier` is the frontier's live count (see `frontier_tie`).
+#[derive(Copy, Clone)]
+struct Plan {
+    start: usize,
+    live: usize,
+    need: u16,
+    live_frontier: usize,
+}
+
+/// The bounded search's best split so far.
+#[derive(Copy, Clone)]
+struct Best {
+    split: Split,
+    value: f64,
+    /// Bounds below this cannot beat `value`: a relative 1e-9 below it, so that rounding in
+    /// the value never prunes the true best.
+    threshold: f64,
+    /// The live-front count when `split` was found.
+    live: u16,
+}
+
+impl Default for Best {
+    fn default() -> Self {
+        Best {
+            split: Split {
+                front: 0,
+                middle: 0,
+                back: 0,
+                ranks: [0; 3],
+                classes: [0; 3],
+            },
+            value: f64::NEG_INFINITY,
+            threshold: f64::NEG_INFINITY,
+            live: 0,
+        }
     }
 }
 

@@ -15,7 +15,7 @@ pub mod objective;
 pub mod table_ev;
 pub mod train;
 
-pub use classes::Classes;
+pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 pub use enumerate::{Scratch, Split};
 pub use model::{Calibration, Model};
 pub use objective::{Budget, Objective, Policy, RowValues};
@@ -115,8 +115,17 @@ pub fn check_players(players: usize) -> Result<()> {
 }
 
 /// The best frontier split under the table objective, and its value. The hot path of batch
-/// solving and of self-play.
+/// solving, of Monte Carlo's opponents and of self-play: a search pruned by the value, where the
+/// value is monotone in each row's class (else the whole frontier is valued).
 pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
+    if te.monotone() {
+        return scratch.best_split(hand, te.tables.wheel, |c| te.value_of_classes(c));
+    }
+    best_on_frontier(te, hand, scratch)
+}
+
+/// The first frontier split with the strictly largest table value, and that value.
+pub fn best_on_frontier(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
     scratch.frontier(hand, te.tables.wheel);
     let mut best = 0;
     let mut best_v = f64::NEG_INFINITY;

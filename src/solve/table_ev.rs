@@ -155,6 +155,8 @@ pub struct TableEv {
     sweep: Option<f64>,
     /// What a surrendering opponent pays.
     surrender_cost: f64,
+    /// The value is non-decreasing in each row's class (see [`TableEv::monotone`]).
+    monotone: bool,
 }
 
 /// [`Rules::win_value`] as a float, for the expectations below.
@@ -183,7 +185,7 @@ impl TableEv {
         }
         let classes = Classes::get(rules.wheel);
         let split_ties = rules.suit_order.is_some();
-        let rows = std::array::from_fn(|r| {
+        let rows: [Vec<[f64; 5]>; 3] = std::array::from_fn(|r| {
             let raws = classes.of(r == 0);
             let d = &tables.dist[r];
             let n = d.len();
@@ -253,6 +255,9 @@ impl TableEv {
         });
         let sweep = (players >= rules.sweep.min_players && rules.sweep.multiplier > 1)
             .then_some(rules.sweep.multiplier as f64);
+        let monotone = rows
+            .iter()
+            .all(|row| rows_monotone(row, rules.overall_point != 0));
         Ok(TableEv {
             tables,
             players,
@@ -263,7 +268,15 @@ impl TableEv {
             scoop: rules.scoop,
             sweep,
             surrender_cost: rules.surrender.unwrap_or(0) as f64,
+            monotone,
         })
+    }
+
+    /// Whether the value is non-decreasing in each row's class index, so that the value at the
+    /// strongest classes a setting could reach bounds it (the solver's pruned search relies on
+    /// it; when false it values the whole frontier).
+    pub fn monotone(&self) -> bool {
+        self.monotone
     }
 
     /// Expected score of a legal setting with these row ranks (`raw()`: front, middle, back)
@@ -362,6 +375,33 @@ impl TableEv {
         }
         total
     }
+}
+
+/// Per-row conditions under which every term of [`TableEv::value_of_classes`] is monotone in
+/// the row's class: `pw` and `pw·w` non-decreasing, `pl` and `pl·l` non-increasing (the rows,
+/// the majority point's odds, and the scoop and sweep products, whose factors are all
+/// non-negative), each within 1e-12 of its extreme over the weaker classes, so that rounding
+/// cannot add up along a row; with an overall point also `w` non-decreasing and `l`
+/// non-increasing, exactly, since it takes the sign of a difference of those means and a
+/// rounding drift there would flip it.
+fn rows_monotone(row: &[[f64; 5]], overall: bool) -> bool {
+    let near = |x: f64, extreme: f64| (x - extreme).abs() <= 1e-12 * (1.0 + extreme.abs());
+    let mut up = [f64::NEG_INFINITY; 3];
+    let mut down = [f64::INFINITY; 3];
+    row.iter().all(|&[pw, _, pl, w, l]| {
+        let (rise, fall) = ([pw, pw * w, w], [pl, pl * l, l]);
+        let exact = if overall { 3 } else { 2 };
+        let ok = (0..3).all(|k| {
+            let ok_up = rise[k] >= up[k] || (k < 2 && near(rise[k], up[k]));
+            let ok_down = fall[k] <= down[k] || (k < 2 && near(fall[k], down[k]));
+            k >= exact || (ok_up && ok_down)
+        });
+        for k in 0..3 {
+            up[k] = up[k].max(rise[k]);
+            down[k] = down[k].min(fall[k]);
+        }
+        ok
+    })
 }
 
 fn sign(x: f64) -> f64 {

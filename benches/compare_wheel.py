@@ -1,0 +1,253 @@
+"""The table objective's speed against a reference commit's wheel, side by side in one run.
+
+``solve_batch`` with ``TableEV`` (one thread) on the same hands, with the same tables file (the
+reference commit's shipped tables for the rule set and table size, given to both wheels, so that
+a change of tables is not mistaken for a change of speed), and ``MonteCarlo`` per sample
+heads-up with the reference's heads-up tables. Each measurement runs in a fresh process,
+alternating reference and current (A B A B ...), one pair per round; the ratio of each pair is
+reference time / current time.
+
+The reference wheel is built once per commit into ``target/ref-wheels/<sha>/`` (from a
+temporary ``git worktree``, ``maturin build --release`` with its own ``CARGO_TARGET_DIR`` under
+``target/``, installed with ``pip install --target`` so that no virtualenv is touched) and
+reused by later runs; ``--ref-path`` points at an installed ``chinese_poker`` package instead.
+
+Both wheels must pick the same settings: any hand where they differ must have values that tie
+(within a relative 1e-9), else the run fails. Run: ``python benches/compare_wheel.py [--ref
+daf8f1c] [--hands 20000] [--rounds 5] [--preset maceplay] [--players 4]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+# Values of two settings tie when they agree to this relative tolerance (the solver's own).
+TIE = 1e-9
+
+
+def _git(*args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(REPO), *args], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def _maturin() -> str:
+    beside = Path(sys.executable).parent / "maturin"
+    found = str(beside) if beside.exists() else shutil.which("maturin")
+    if found is None:
+        sys.exit("maturin not found (make wheel installs it into .venv)")
+    return found
+
+
+def build_reference(ref: str) -> Path:
+    """The directory holding the reference commit's installed ``chinese_poker``."""
+    sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+    cache = REPO / "target" / "ref-wheels" / sha
+    pkg = cache / "pkg"
+    if (pkg / "chinese_poker" / "__init__.py").exists():
+        return pkg
+    source = cache / "src"
+    if source.exists():
+        _git("worktree", "remove", "--force", str(source))
+    cache.mkdir(parents=True, exist_ok=True)
+    print(f"building the {ref} ({sha[:12]}) wheel once into {cache} ...", flush=True)
+    _git("worktree", "add", "--detach", str(source), sha)
+    try:
+        env = dict(
+            os.environ,
+            CARGO_TARGET_DIR=str(REPO / "target" / "ref-build"),
+            PYO3_PYTHON=sys.executable,
+        )
+        wheels = cache / "wheel"
+        shutil.rmtree(wheels, ignore_errors=True)
+        subprocess.run(
+            [_maturin(), "build", "--release", "--quiet", "--out", str(wheels)],
+            cwd=source,
+            env=env,
+            check=True,
+        )
+        (wheel,) = wheels.glob("*.whl")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps"]
+            + ["--target", str(pkg), str(wheel)],
+            check=True,
+        )
+    finally:
+        _git("worktree", "remove", "--force", str(source))
+        _git("worktree", "prune")
+    return pkg
+
+
+def shipped_tables(pkg: Path, preset: str, players: int) -> Path:
+    """The tables file a package ships for a preset and table size (its ``tables.json``)."""
+    data = pkg / "chinese_poker" / "data"
+    for entry in json.loads((data / "tables.json").read_text())["tables"]:
+        if [preset, players] in entry["presets"]:
+            return data / entry["file"]
+    sys.exit(f"{data} ships no tables for {preset} at {players} players")
+
+
+def worker(args: argparse.Namespace) -> None:
+    """One measurement in this process: the hands with ``solve_batch``, then Monte Carlo."""
+    import time
+    import warnings
+
+    if args.package_dir:
+        sys.path.insert(0, args.package_dir)
+    import chinese_poker as cp
+
+    if args.package_dir:
+        assert Path(cp.__file__).is_relative_to(args.package_dir), cp.__file__
+    # the current wheel warns that the reference's tables carry an older key; they are the
+    # same distributions
+    warnings.simplefilter("ignore")
+    hands = np.load(args.hands_file)
+    objective = cp.TableEV(tables=args.tables)
+    cp.solve_batch(hands[:50], args.preset, args.players, objective, threads=1)
+    start = time.perf_counter()
+    batch = cp.solve_batch(hands, args.preset, args.players, objective, threads=1)
+    batch_seconds = time.perf_counter() - start
+    mc = cp.MonteCarlo(
+        samples=args.mc_samples,
+        seed=1,
+        opponent_policy=cp.TableEV(tables=args.mc_tables),
+        threads=1,
+    )
+    mc_hands = [[int(c) for c in h] for h in hands[: args.mc_hands]]
+    warm = cp.MonteCarlo(samples=2, opponent_policy=mc.opponent_policy, threads=1)
+    cp.solve(mc_hands[0], args.preset, 2, warm)  # loads the tables outside the timing
+    start = time.perf_counter()
+    mc_values = [cp.solve(h, args.preset, 2, mc).value for h in mc_hands]
+    mc_seconds = time.perf_counter() - start
+    np.savez(
+        args.out,
+        settings=np.asarray(batch.settings),
+        values=np.asarray(batch.values),
+        batch_seconds=batch_seconds,
+        mc_values=np.asarray(mc_values),
+        mc_seconds=mc_seconds,
+    )
+
+
+def measure(side: str, package_dir: str, common: list[str], out: Path) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "--worker", "--package-dir", package_dir, "--out", str(out)]
+    # one thread everywhere: numpy's BLAS threads would otherwise spin beside the solver
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    subprocess.run(cmd + common, check=True, env=env)
+    with np.load(out) as z:
+        return {k: z[k] for k in z.files} | {"side": side}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--ref", default="daf8f1c", help="commit to compare against")
+    p.add_argument(
+        "--ref-path",
+        help="an installed reference package's directory (no build); e.g. the "
+        "current one, to check the comparison itself",
+    )
+    p.add_argument("--hands", type=int, default=20_000)
+    p.add_argument("--rounds", type=int, default=5, help="reference/current pairs")
+    p.add_argument("--preset", default="maceplay")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--mc-hands", type=int, default=20, help="Monte Carlo hands (heads-up)")
+    p.add_argument("--mc-samples", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    # worker mode (one measurement in a fresh process)
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--package-dir", default="", help=argparse.SUPPRESS)
+    p.add_argument("--hands-file", help=argparse.SUPPRESS)
+    p.add_argument("--tables", help=argparse.SUPPRESS)
+    p.add_argument("--mc-tables", help=argparse.SUPPRESS)
+    p.add_argument("--out", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        worker(args)
+        return
+
+    if args.ref_path:
+        ref_pkg, label = Path(args.ref_path).resolve(), str(args.ref_path)
+    else:
+        ref_pkg, label = build_reference(args.ref), args.ref
+    tables = shipped_tables(ref_pkg, args.preset, args.players)
+    mc_tables = shipped_tables(ref_pkg, args.preset, 2)
+    rng = np.random.default_rng(args.seed)
+    hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :13].astype(np.uint8)
+    with tempfile.TemporaryDirectory() as tmp:
+        hands_file = Path(tmp) / "hands.npy"
+        np.save(hands_file, hands)
+        common = [
+            "--hands-file", str(hands_file), "--tables", str(tables), "--mc-tables",
+            str(mc_tables), "--preset", args.preset, "--players", str(args.players),
+            "--mc-hands", str(args.mc_hands), "--mc-samples", str(args.mc_samples),
+        ]  # fmt: skip
+        runs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        for r in range(args.rounds):
+            ref = measure("ref", str(ref_pkg), common, Path(tmp) / f"ref{r}.npz")
+            cur = measure("cur", "", common, Path(tmp) / f"cur{r}.npz")
+            runs.append((ref, cur))
+    report(args, label, tables, runs)
+
+
+def report(
+    args: argparse.Namespace,
+    label: str,
+    tables: Path,
+    runs: list[tuple[dict[str, Any], dict[str, Any]]],
+) -> None:
+    per_hand = 1e6 / args.hands
+    per_sample = 1e6 / max(1, args.mc_hands * args.mc_samples)
+    ratios = [float(ref["batch_seconds"] / cur["batch_seconds"]) for ref, cur in runs]
+    mc_ratios = [float(ref["mc_seconds"] / cur["mc_seconds"]) for ref, cur in runs]
+    ref_us = statistics.median(float(ref["batch_seconds"]) * per_hand for ref, _ in runs)
+    cur_us = statistics.median(float(cur["batch_seconds"]) * per_hand for _, cur in runs)
+    ref_mc = statistics.median(float(ref["mc_seconds"]) * per_sample for ref, _ in runs)
+    cur_mc = statistics.median(float(cur["mc_seconds"]) * per_sample for _, cur in runs)
+    print(
+        f"solve_batch TableEV, {args.preset} at {args.players} players, threads=1, "
+        f"{args.hands:,} hands, tables {tables.name} of {label}; {args.rounds} pairs "
+        f"(reference, then current, each in a fresh process)"
+    )
+    print("pair ratios (reference time / current time): " + ", ".join(f"{x:.2f}" for x in ratios))
+    print(
+        f"median ratio {statistics.median(ratios):.2f}x (pairs {min(ratios):.2f} to "
+        f"{max(ratios):.2f}); median {ref_us:.1f} µs/hand reference, {cur_us:.1f} µs/hand current"
+    )
+    print(
+        f"MonteCarlo heads-up, {args.mc_hands} hands x {args.mc_samples} samples: median "
+        f"{ref_mc:.1f} µs/sample reference, {cur_mc:.1f} µs/sample current, median ratio "
+        f"{statistics.median(mc_ratios):.2f}x (pairs {min(mc_ratios):.2f} to {max(mc_ratios):.2f})"
+    )
+    ref, cur = runs[0]
+    same = np.all(ref["settings"] == cur["settings"], axis=1)
+    print(f"identical settings: {int(same.sum()):,} of {len(same):,} hands ({same.mean():.1%})")
+    scale = 1.0 + np.maximum(np.abs(ref["values"]), np.abs(cur["values"]))
+    tied = np.abs(ref["values"] - cur["values"]) <= TIE * scale
+    untied = np.flatnonzero(~same & ~tied)
+    print(f"differing settings with tied values: {int((~same & tied).sum())}")
+    mc_same = int(np.sum(ref["mc_values"] == cur["mc_values"]))
+    print(f"Monte Carlo values identical: {mc_same} of {len(ref['mc_values'])} hands")
+    if len(untied):
+        for i in untied[:10]:
+            print(
+                f"hand {i}: reference {ref['settings'][i].tolist()} value {ref['values'][i]!r}, "
+                f"current {cur['settings'][i].tolist()} value {cur['values'][i]!r}"
+            )
+        sys.exit(f"{len(untied)} hands set differently with values that do not tie")
+
+
+if __name__ == "__main__":
+    main()
