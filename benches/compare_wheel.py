@@ -20,6 +20,7 @@ daf8f1c] [--hands 20000] [--rounds 5] [--preset maceplay] [--players 4]``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -120,11 +121,16 @@ def worker(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     batch = cp.solve_batch(hands, args.preset, args.players, objective, threads=1)
     batch_seconds = time.perf_counter() - start
+    # Like for like: every frontier play on every sample, as the reference does. A wheel
+    # that races (issue 9) is also timed with its default budget, per sample it drew.
+    fields = {f.name for f in dataclasses.fields(cp.MonteCarlo)}
+    unraced = {"confidence": 0, "candidates": 0} if "confidence" in fields else {}
     mc = cp.MonteCarlo(
         samples=args.mc_samples,
         seed=1,
         opponent_policy=cp.TableEV(tables=args.mc_tables),
         threads=1,
+        **unraced,
     )
     mc_hands = [[int(c) for c in h] for h in hands[: args.mc_hands]]
     warm = cp.MonteCarlo(samples=2, opponent_policy=mc.opponent_policy, threads=1)
@@ -132,6 +138,12 @@ def worker(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     mc_values = [cp.solve(h, args.preset, 2, mc).value for h in mc_hands]
     mc_seconds = time.perf_counter() - start
+    raced_seconds, raced_samples = 0.0, 0
+    if unraced:
+        raced = dataclasses.replace(mc, **{k: getattr(cp.MonteCarlo(), k) for k in unraced})
+        start = time.perf_counter()
+        raced_samples = sum(cp.solve(h, args.preset, 2, raced).samples for h in mc_hands)
+        raced_seconds = time.perf_counter() - start
     np.savez(
         args.out,
         settings=np.asarray(batch.settings),
@@ -139,6 +151,8 @@ def worker(args: argparse.Namespace) -> None:
         batch_seconds=batch_seconds,
         mc_values=np.asarray(mc_values),
         mc_seconds=mc_seconds,
+        raced_seconds=raced_seconds,
+        raced_samples=raced_samples,
     )
 
 
@@ -238,6 +252,17 @@ def report(
     tied = np.abs(ref["values"] - cur["values"]) <= TIE * scale
     untied = np.flatnonzero(~same & ~tied)
     print(f"differing settings with tied values: {int((~same & tied).sum())}")
+    raced = [
+        float(ref["mc_seconds"]) * per_sample / (float(cur["raced_seconds"]) * 1e6 / drawn)
+        for ref, cur in runs
+        if (drawn := int(cur["raced_samples"])) > 0
+    ]
+    if raced:
+        print(
+            f"MonteCarlo with the current default budget (racing {args.mc_samples} samples at "
+            f"most): {int(runs[0][1]['raced_samples']):,} samples drawn, median ratio per "
+            f"sample {statistics.median(raced):.2f}x (pairs {min(raced):.2f} to {max(raced):.2f})"
+        )
     mc_same = int(np.sum(ref["mc_values"] == cur["mc_values"]))
     print(f"Monte Carlo values identical: {mc_same} of {len(ref['mc_values'])} hands")
     if len(untied):
