@@ -297,6 +297,15 @@ impl PyObjective {
     }
 }
 
+/// The checked hands of a flat `codes` array of 13-code rows (errors name the row and card).
+fn hand_rows(flat: &[u8]) -> crate::error::Result<Vec<[u8; 13]>> {
+    validate_rows(flat, 13, "codes")?;
+    Ok(flat
+        .chunks_exact(13)
+        .map(|c| c.try_into().expect("13 codes"))
+        .collect())
+}
+
 fn top_k_arg(top_k: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match top_k {
         None => Ok(5),
@@ -317,11 +326,7 @@ pub fn _solve_seconds(
     top_k: &Bound<'_, PyAny>,
 ) -> PyResult<f64> {
     let (flat, _) = super::arrays::u8_rows(codes, "codes", &[13])?;
-    validate_rows(&flat, 13, "codes")?;
-    let hands: Vec<[u8; 13]> = flat
-        .chunks_exact(13)
-        .map(|c| c.try_into().expect("13 codes"))
-        .collect();
+    let hands = hand_rows(&flat)?;
     let players = super::int_arg(players, "players", 2, 4)? as usize;
     let top_k = top_k_arg(Some(top_k))?;
     let (r, objective) = (&rules.get().0, &objective.get().0);
@@ -463,13 +468,7 @@ pub fn solve_batch<'py>(
     let mut values = vec![0f64; n];
     let mut choices = vec![0u8; n];
     let mut naturals = vec![0u8; n];
-    let hands: Vec<[u8; 13]> = py.detach(|| -> crate::error::Result<Vec<[u8; 13]>> {
-        validate_rows(&flat, 13, "codes")?;
-        Ok(flat
-            .chunks_exact(13)
-            .map(|c| c.try_into().expect("13 codes"))
-            .collect())
-    })?;
+    let hands = py.detach(|| hand_rows(&flat))?;
     if te.tables.wheel != r.wheel {
         return Err(PyErr::from(Error::InvalidRules {
             field: "tables".into(),

@@ -100,6 +100,19 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// Checks a racing confidence: 0 (no racing), or 0.5 to below 1 (a test below even odds
+    /// would drop the better play).
+    pub fn check_confidence(confidence: f64) -> Result<()> {
+        if confidence == 0.0 || (0.5..1.0).contains(&confidence) {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument {
+                name: "confidence".into(),
+                reason: format!("expected 0 (no racing) or 0.5 to below 1, got {confidence}"),
+            })
+        }
+    }
+
     /// The default budget with this many samples at most.
     pub fn samples(samples: usize) -> Budget {
         Budget {
