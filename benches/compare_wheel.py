@@ -2,10 +2,11 @@
 
 ``solve_batch`` with ``TableEV`` (one thread) on the same hands, with the same tables file (the
 reference commit's shipped tables for the rule set and table size, given to both wheels, so that
-a change of tables is not mistaken for a change of speed), and ``MonteCarlo`` per sample
-heads-up with the reference's heads-up tables. Each measurement runs in a fresh process,
-alternating reference and current (A B A B ...), one pair per round; the ratio of each pair is
-reference time / current time.
+a change of tables is not mistaken for a change of speed), the same heads-up, and
+``MonteCarlo`` per sample heads-up with the reference's heads-up tables (each sample is one
+heads-up solve of the opponent plus the scoring of every candidate against it). Each
+measurement runs in a fresh process, alternating reference and current (A B A B ...), one pair
+per round; the ratio of each pair is reference time / current time.
 
 The reference wheel is built once per commit into ``target/ref-wheels/<sha>/`` (from a
 temporary ``git worktree``, ``maturin build --release`` with its own ``CARGO_TARGET_DIR`` under
@@ -121,6 +122,12 @@ def worker(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     batch = cp.solve_batch(hands, args.preset, args.players, objective, threads=1)
     batch_seconds = time.perf_counter() - start
+    # heads-up, with the heads-up tables Monte Carlo's opponents use: its per-sample solve
+    heads_up = cp.TableEV(tables=args.mc_tables)
+    cp.solve_batch(hands[:50], args.preset, 2, heads_up, threads=1)
+    start = time.perf_counter()
+    cp.solve_batch(hands, args.preset, 2, heads_up, threads=1)
+    heads_up_seconds = time.perf_counter() - start
     # Like for like: every frontier play on every sample, as the reference does. A wheel
     # that races (issue 9) is also timed with its default budget, per sample it drew.
     fields = {f.name for f in dataclasses.fields(cp.MonteCarlo)}
@@ -149,6 +156,7 @@ def worker(args: argparse.Namespace) -> None:
         settings=np.asarray(batch.settings),
         values=np.asarray(batch.values),
         batch_seconds=batch_seconds,
+        heads_up_seconds=heads_up_seconds,
         mc_values=np.asarray(mc_values),
         mc_seconds=mc_seconds,
         raced_seconds=raced_seconds,
@@ -239,6 +247,11 @@ def report(
     print(
         f"median ratio {statistics.median(ratios):.2f}x (pairs {min(ratios):.2f} to "
         f"{max(ratios):.2f}); median {ref_us:.1f} µs/hand reference, {cur_us:.1f} µs/hand current"
+    )
+    hu = [float(ref["heads_up_seconds"] / cur["heads_up_seconds"]) for ref, cur in runs]
+    print(
+        f"solve_batch TableEV heads-up (the tables Monte Carlo's opponents use), same hands: "
+        f"median ratio {statistics.median(hu):.2f}x (pairs {min(hu):.2f} to {max(hu):.2f})"
     )
     print(
         f"MonteCarlo heads-up, {args.mc_hands} hands x {args.mc_samples} samples: median "

@@ -10,7 +10,7 @@
    heads-up under ``two_four``, and at 4 players one default ``MonteCarlo`` seat against three
    ``TableEV`` seats (``--mc4-presets``, default every preset).
 
-Run: ``python benches/quality_report.py [--calibration-rounds 100000] [--greedy-deals 2000]
+Run: ``python benches/quality_report.py [--calibration-rounds 1000000] [--greedy-deals 2000]
 [--mc-deals 10000] [--mc4-deals 2000] [--mc4-presets maceplay,shisanshui] [--mc-samples 1000]``;
 a count of 0 skips that part. Deterministic for ``--seed``.
 """
@@ -131,7 +131,7 @@ def main() -> None:
     ap.add_argument("--mc4-deals", type=int, default=2000)
     ap.add_argument("--mc-samples", type=int, default=1000)
     ap.add_argument("--mc4-presets", default="", help="comma-separated; default every preset")
-    ap.add_argument("--calibration-rounds", type=int, default=100_000)
+    ap.add_argument("--calibration-rounds", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--progress", action="store_true")
     args = ap.parse_args()

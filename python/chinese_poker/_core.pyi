@@ -382,6 +382,8 @@ MAX_SAMPLES: int
 MC_SAMPLES: int
 MC_CONFIDENCE: float
 MC_CANDIDATES: int
+CALIBRATION_HANDS_PER_DEAL: int
+CALIBRATION_STEPS: int
 
 def evaluate(cards: str | Iterable[Card | str | int] | CardSet, wheel: str = "low") -> HandRank: ...
 def evaluate_batch(

@@ -414,7 +414,9 @@ def train_tables(
     seats: ``deals`` deals per iteration (1 to ``MAX_DEALS``), blended until no row's
     distribution moves by more than ``TOLERANCE``, at most ``MAX_ITERATIONS`` iterations; then
     ``calibration_iters`` calibration steps of ``calibration_hands`` hands each (``None``: the
-    core's defaults, 3 steps of 30 × ``deals`` hands; 0 skips calibration). Deterministic for
+    core's defaults, ``_core.CALIBRATION_STEPS`` steps (2) of
+    ``_core.CALIBRATION_HANDS_PER_DEAL`` (150) × ``deals`` hands; 0 skips calibration).
+    Deterministic for
     ``seed`` (0 to 2**64 − 1) whatever ``threads``.
     ``progress(step, delta)`` is called after each iteration and then each calibration step.
 

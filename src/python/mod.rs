@@ -101,6 +101,12 @@ mod _core {
         m.add("MC_SAMPLES", budget.samples)?;
         m.add("MC_CONFIDENCE", budget.confidence)?;
         m.add("MC_CANDIDATES", budget.candidates)?;
+        let train = crate::solve::train::TrainConfig::default();
+        m.add(
+            "CALIBRATION_HANDS_PER_DEAL",
+            crate::solve::train::CALIBRATION_HANDS_PER_DEAL,
+        )?;
+        m.add("CALIBRATION_STEPS", train.calibration_iters)?;
         // the `naturals` code of batch and simulation results for "no natural"
         m.add("NO_NATURAL", crate::solve::BATCH_NO_NATURAL)?;
         super::rules::add_names(m)

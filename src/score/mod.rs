@@ -262,7 +262,7 @@ mod explain;
 mod pair;
 
 use pair::*;
-pub use pair::{pair_score, row_key, PairScore};
+pub use pair::{pair_score, row_key, row_outcome, rows_score, PairScore};
 
 /// A decision checked against the rule set.
 #[derive(Clone, Debug)]
@@ -512,7 +512,8 @@ fn rows_matchup(rules: &Rules, a: usize, b: usize, ka: &[u64; 3], kb: &[u64; 3])
 }
 
 fn finish(rules: &Rules, m: &mut Matchup, wins: [u32; 2]) {
-    let (majority, overall, base, after) = combine(rules, m.row_totals, wins);
+    let diff = m.row_totals[0] - m.row_totals[1];
+    let (majority, overall, base, after) = combine(rules, diff, wins[0] as i32 - wins[1] as i32);
     m.majority = majority;
     m.overall = overall;
     m.base = base;

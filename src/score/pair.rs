@@ -68,19 +68,44 @@ pub(super) fn key_category(key: u64) -> usize {
     HandRank::category_index_of_raw((key >> KEY_SHIFT) as u32)
 }
 
-/// Steps 2–3 of the module docs. Returns (majority, overall, base, after_scoop) for `a`.
+/// Steps 2–3 of the module docs, from `a`'s side: `diff` is `a`'s row units minus `b`'s and
+/// `won` the rows `a` won minus the rows `b` won (so ±3 is a scoop). Returns (majority,
+/// overall, base, after_scoop) for `a`.
 #[inline]
-pub(super) fn combine(rules: &Rules, tot: [i64; 2], wins: [u32; 2]) -> (i64, i64, i64, i64) {
-    let majority = rules.majority_point as i64 * (wins[0].cmp(&wins[1]) as i64);
-    let overall = rules.overall_point as i64 * (tot[0].cmp(&tot[1]) as i64);
-    let base = tot[0] - tot[1] + majority + overall;
+pub(super) fn combine(rules: &Rules, diff: i64, won: i32) -> (i64, i64, i64, i64) {
+    let majority = rules.majority_point as i64 * won.signum() as i64;
+    let overall = rules.overall_point as i64 * diff.signum();
+    let base = diff + majority + overall;
     let after = match rules.scoop {
-        Scoop::Multiply(k) if wins[0] == 3 || wins[1] == 3 => base * k as i64,
-        Scoop::Add(n) if wins[0] == 3 => base + n as i64,
-        Scoop::Add(n) if wins[1] == 3 => base - n as i64,
+        Scoop::Multiply(k) if won.abs() == 3 => base * k as i64,
+        Scoop::Add(n) if won == 3 => base + n as i64,
+        Scoop::Add(n) if won == -3 => base - n as i64,
         _ => base,
     };
     (majority, overall, base, after)
+}
+
+/// One row between two keys of that row, from `a`'s side: the units it moves (positive when
+/// `a` wins, the winner's row value with its bonus and doubling) and +1, 0 or −1 for who won.
+#[inline]
+pub fn row_outcome(rules: &Rules, row: usize, ka: u64, kb: u64) -> (i64, i32) {
+    let (ca, cb) = (key_category(ka), key_category(kb));
+    match ka.cmp(&kb) {
+        std::cmp::Ordering::Greater => (rules.win_value(row, ca, cb).0 as i64, 1),
+        std::cmp::Ordering::Less => (-(rules.win_value(row, cb, ca).0 as i64), -1),
+        std::cmp::Ordering::Equal => (0, 0),
+    }
+}
+
+/// A matchup's points from the sums of its three [`row_outcome`]s, scoop included, before any
+/// sweep multiplier.
+#[inline]
+pub fn rows_score(rules: &Rules, diff: i64, won: i32) -> PairScore {
+    PairScore {
+        points: combine(rules, diff, won).3,
+        a_scoops: won == 3,
+        b_scoops: won == -3,
+    }
 }
 
 /// Scores two legal settings against each other from their row keys (front, middle, back) made
@@ -93,23 +118,11 @@ pub(super) fn combine(rules: &Rules, tot: [i64; 2], wins: [u32; 2]) -> (i64, i64
 /// ([`Rules::validate`]; otherwise huge values could overflow).
 #[inline]
 pub fn pair_score(rules: &Rules, a: &[u64; 3], b: &[u64; 3]) -> PairScore {
-    let mut tot = [0i64; 2];
-    let mut wins = [0u32; 2];
+    let (mut diff, mut won) = (0i64, 0i32);
     for row in 0..3 {
-        let (ka, kb) = (a[row], b[row]);
-        let (ca, cb) = (key_category(ka), key_category(kb));
-        if ka > kb {
-            tot[0] += rules.win_value(row, ca, cb).0 as i64;
-            wins[0] += 1;
-        } else if kb > ka {
-            tot[1] += rules.win_value(row, cb, ca).0 as i64;
-            wins[1] += 1;
-        }
+        let (d, w) = row_outcome(rules, row, a[row], b[row]);
+        diff += d;
+        won += w;
     }
-    let (_, _, _, points) = combine(rules, tot, wins);
-    PairScore {
-        points,
-        a_scoops: wins[0] == 3,
-        b_scoops: wins[1] == 3,
-    }
+    rows_score(rules, diff, won)
 }

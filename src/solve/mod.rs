@@ -118,19 +118,22 @@ pub fn check_players(players: usize) -> Result<()> {
 /// solving, of Monte Carlo's opponents and of self-play: a search pruned by the value, where the
 /// value is monotone in each row's class (else the whole frontier is valued).
 pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
-    if te.monotone() {
-        return scratch.best_split(hand, te.tables.wheel, |c| te.value_of_classes(c));
-    }
-    best_on_frontier(te, hand, scratch)
+    let (split, formula) = if te.monotone() {
+        scratch.best_split(hand, te.tables.wheel, |c| te.order_value(c))
+    } else {
+        best_on_frontier(te, hand, scratch)
+    };
+    (split, te.calibrate(formula))
 }
 
-/// The first frontier split with the strictly largest table value, and that value.
+/// The first frontier split with the strictly largest table formula (the order of the table
+/// values: [`TableEv::calibrate`]), and that formula.
 pub fn best_on_frontier(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
     scratch.frontier(hand, te.tables.wheel);
     let mut best = 0;
     let mut best_v = f64::NEG_INFINITY;
     for (i, s) in scratch.frontier.iter().enumerate() {
-        let v = te.value_of_classes(&s.classes);
+        let v = te.formula(&s.classes);
         if v > best_v {
             best_v = v;
             best = i;
@@ -199,13 +202,16 @@ pub fn solve_with_stop(
     // the candidate the objective plays, where it is not simply the best value
     let mut first: Option<usize> = None;
     let mut drawn = 0;
+    // the order of the splits where it is not that of `values`
+    let mut formula: Option<Vec<f64>> = None;
     let values: Vec<(f64, f64)> = match objective {
         Objective::TableEv(te) => {
             check_tables(te, rules, players)?;
-            splits
-                .iter()
-                .map(|s| (te.value_of_classes(&s.classes), 0.0))
-                .collect()
+            // ordered by the formula, as `best_table_ev` chooses (see `TableEv::calibrate`)
+            let f: Vec<f64> = splits.iter().map(|s| te.formula(&s.classes)).collect();
+            let v = f.iter().map(|&x| (te.calibrate(x), 0.0)).collect();
+            formula = Some(f);
+            v
         }
         Objective::RowValues(rv) => {
             if rv.wheel != rules.wheel {
@@ -237,7 +243,7 @@ pub fn solve_with_stop(
             let mut ranked: Vec<(usize, f64)> = splits
                 .iter()
                 .enumerate()
-                .map(|(i, s)| (i, te.value_of_classes(&s.classes)))
+                .map(|(i, s)| (i, te.formula(&s.classes)))
                 .collect();
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             if budget.candidates > 0 {
@@ -259,7 +265,8 @@ pub fn solve_with_stop(
     // best first; equal values keep frontier order (strongest back first); a raced play that
     // was dropped early (fewer samples) sorts by its mean all the same
     let mut order: Vec<usize> = (0..splits.len()).collect();
-    order.sort_by(|&a, &b| values[b].0.total_cmp(&values[a].0));
+    let key = |i: usize| formula.as_ref().map_or(values[i].0, |f| f[i]);
+    order.sort_by(|&a, &b| key(b).total_cmp(&key(a)));
     if let Some(f) = first {
         order.retain(|&i| i != f);
         order.insert(0, f);

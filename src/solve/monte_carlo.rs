@@ -25,7 +25,7 @@ use crate::card::Card;
 use crate::error::{Error, Result};
 use crate::eval::HandRank;
 use crate::rules::Rules;
-use crate::score::{pair_score, row_key};
+use crate::score::{pair_score, row_key, row_outcome, rows_score};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
@@ -170,6 +170,116 @@ pub fn opponent_sweeps(rules: &Rules, opps: &[Opponent]) -> Vec<bool> {
             })
         })
         .collect()
+}
+
+/// The candidates' rows with each distinct row key once, so that a sample compares a row with
+/// an opponent's once however many candidates share it (about 150 distinct rows among 120
+/// frontier plays, against 360 row comparisons), and a candidate's matchup is then three
+/// lookups and [`rows_score`]. Scores exactly as [`score_against`] (tested against it).
+pub struct CandidateScorer<'a> {
+    rules: &'a Rules,
+    /// Distinct keys of each row (front, middle, back).
+    keys: [Vec<u64>; 3],
+    /// Per candidate, where each of its rows sits in `keys`.
+    index: Vec<[u32; 3]>,
+    /// Per played opponent of the current sample and row: each distinct key's
+    /// [`row_outcome`] against the opponent's row, `keys[r].len()` entries per opponent.
+    outcomes: [Vec<(i64, i32)>; 3],
+    /// Per played opponent: whether it scoops every other opponent ([`opponent_sweeps`]).
+    sweeps: Vec<bool>,
+    /// What the opponents who did not play take or pay, whatever the candidate.
+    fixed: i64,
+    /// Whether a sweep counts at this table and every opponent played (so one can happen).
+    sweep_on: bool,
+    all_played: bool,
+}
+
+impl<'a> CandidateScorer<'a> {
+    pub fn new(rules: &'a Rules, candidates: &[[u64; 3]]) -> Self {
+        let keys: [Vec<u64>; 3] = std::array::from_fn(|r| {
+            let mut k: Vec<u64> = candidates.iter().map(|c| c[r]).collect();
+            k.sort_unstable();
+            k.dedup();
+            k
+        });
+        let index = candidates
+            .iter()
+            .map(|c| {
+                std::array::from_fn(|r| {
+                    keys[r].binary_search(&c[r]).expect("a candidate's row") as u32
+                })
+            })
+            .collect();
+        CandidateScorer {
+            rules,
+            keys,
+            index,
+            outcomes: Default::default(),
+            sweeps: Vec::new(),
+            fixed: 0,
+            sweep_on: false,
+            all_played: true,
+        }
+    }
+
+    /// Compares every distinct row with each played opponent's (`sweeps` as
+    /// [`opponent_sweeps`] gives for `opps`).
+    pub fn load(&mut self, opps: &[Opponent], sweeps: &[bool]) {
+        let rules = self.rules;
+        self.outcomes.iter_mut().for_each(Vec::clear);
+        self.sweeps.clear();
+        self.fixed = 0;
+        self.all_played = true;
+        self.sweep_on = opps.len() + 1 >= rules.sweep.min_players && rules.sweep.multiplier > 1;
+        for (o, &sweeps) in opps.iter().zip(sweeps) {
+            match o {
+                Opponent::Played { keys, .. } => {
+                    for (r, out) in self.outcomes.iter_mut().enumerate() {
+                        let kb = keys[r];
+                        out.extend(self.keys[r].iter().map(|&ka| row_outcome(rules, r, ka, kb)));
+                    }
+                    self.sweeps.push(sweeps);
+                }
+                Opponent::Natural { value, .. } => {
+                    self.fixed -= *value as i64;
+                    self.all_played = false;
+                }
+                Opponent::Surrendered { .. } => {
+                    self.fixed += rules.surrender.unwrap_or(0) as i64;
+                    self.all_played = false;
+                }
+            }
+        }
+    }
+
+    /// Exact points of candidate `c` against the opponents [`CandidateScorer::load`]ed.
+    #[inline]
+    pub fn score(&self, c: usize) -> i64 {
+        let rules = self.rules;
+        let mult = rules.sweep.multiplier as i64;
+        let idx = self.index[c];
+        let (mut total, mut all) = (self.fixed, self.all_played);
+        for (j, &sweeps) in self.sweeps.iter().enumerate() {
+            let (mut diff, mut won) = (0i64, 0i32);
+            for (r, out) in self.outcomes.iter().enumerate() {
+                let (d, w) = out[j * self.keys[r].len() + idx[r] as usize];
+                diff += d;
+                won += w;
+            }
+            let ps = rows_score(rules, diff, won);
+            all &= ps.a_scoops;
+            total += if self.sweep_on && ps.b_scoops && sweeps {
+                ps.points * mult
+            } else {
+                ps.points
+            };
+        }
+        if self.sweep_on && all {
+            total * mult
+        } else {
+            total
+        }
+    }
 }
 
 /// An exact sum of squared points. A square reaches 2^126 (one sample's points stay below 2^63,
@@ -347,32 +457,31 @@ pub fn race(
         let block = crate::parallel::with_threads(threads, || {
             (start.div_ceil(CHUNK)..end.div_ceil(CHUNK))
                 .into_par_iter()
-                .map(|chunk| {
-                    let mut out = vec![Sums::default(); k];
-                    with_scratch(|scratch| {
-                        for i in (chunk * CHUNK).max(start)..((chunk + 1) * CHUNK).min(end) {
-                            let opps = sample_opponents(
-                                rules, players, policy, hand, seed, i as u64, scratch,
-                            );
-                            let sweeps = opponent_sweeps(rules, &opps);
-                            let anchor = score_against(rules, &candidates[0], &opps, &sweeps);
-                            for &c in &live {
-                                let p = if c == 0 {
-                                    anchor
-                                } else {
-                                    score_against(rules, &candidates[c], &opps, &sweeps)
-                                };
-                                let o = &mut out[c];
-                                o.n += 1;
-                                o.sum += p as i128;
-                                o.sq.add_square(p);
-                                o.diff += (p - anchor) as i128;
-                                o.diff_sq.add_square(p - anchor);
+                .map_init(
+                    || CandidateScorer::new(rules, candidates),
+                    |scorer, chunk| {
+                        let mut out = vec![Sums::default(); k];
+                        with_scratch(|scratch| {
+                            for i in (chunk * CHUNK).max(start)..((chunk + 1) * CHUNK).min(end) {
+                                let opps = sample_opponents(
+                                    rules, players, policy, hand, seed, i as u64, scratch,
+                                );
+                                scorer.load(&opps, &opponent_sweeps(rules, &opps));
+                                let anchor = scorer.score(0);
+                                for &c in &live {
+                                    let p = if c == 0 { anchor } else { scorer.score(c) };
+                                    let o = &mut out[c];
+                                    o.n += 1;
+                                    o.sum += p as i128;
+                                    o.sq.add_square(p);
+                                    o.diff += (p - anchor) as i128;
+                                    o.diff_sq.add_square(p - anchor);
+                                }
                             }
-                        }
-                    });
-                    out
-                })
+                        });
+                        out
+                    },
+                )
                 .reduce(|| vec![Sums::default(); k], merge)
         });
         sums = merge(sums, block);
@@ -488,5 +597,76 @@ mod tests {
             6 * base
         );
         assert_eq!(score(&[played.clone(), played, gone]), 2 * base + 2);
+    }
+
+    /// The shared-row scorer gives exactly [`score_against`] for every candidate, whatever the
+    /// opponents did, under every preset at every table size.
+    #[test]
+    fn candidate_scorer_matches_score_against() {
+        use crate::presets::PRESET_NAMES;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut scratch = Scratch::default();
+        let deal = |rng: &mut rand_xoshiro::Xoshiro256PlusPlus| {
+            let mut deck: Vec<u8> = (0..52).collect();
+            for i in 0..13 {
+                let j = rng.random_range(i..52);
+                deck.swap(i, j);
+            }
+            let mut h: [u8; 13] = deck[..13].try_into().unwrap();
+            h.sort_unstable();
+            h
+        };
+        let mut checked = 0;
+        for name in PRESET_NAMES {
+            let mut rules = Rules::preset(name).unwrap();
+            if rules.surrender.is_none() {
+                rules.surrender = Some(3);
+            }
+            for players in 2..=4 {
+                for _ in 0..40 {
+                    let hand = deal(&mut rng);
+                    scratch.frontier(&hand, rules.wheel);
+                    let splits = scratch.frontier.clone();
+                    let candidates: Vec<[u64; 3]> = splits
+                        .iter()
+                        .map(|s| split_keys(&rules, &hand, s))
+                        .collect();
+                    let opps: Vec<Opponent> = (1..players)
+                        .map(|_| {
+                            let h = deal(&mut rng);
+                            match rng.random_range(0..8) {
+                                0 => Opponent::Natural {
+                                    value: rng.random_range(1..20),
+                                    kind: crate::rules::NaturalKind::SixPairs,
+                                    codes: h,
+                                },
+                                1 => Opponent::Surrendered { codes: h },
+                                _ => {
+                                    scratch.frontier(&h, rules.wheel);
+                                    let f = &scratch.frontier;
+                                    let s = f[rng.random_range(0..f.len())];
+                                    Opponent::Played {
+                                        keys: split_keys(&rules, &h, &s),
+                                        codes: s.row_codes(&h),
+                                    }
+                                }
+                            }
+                        })
+                        .collect();
+                    let sweeps = opponent_sweeps(&rules, &opps);
+                    let mut scorer = CandidateScorer::new(&rules, &candidates);
+                    scorer.load(&opps, &sweeps);
+                    for (c, keys) in candidates.iter().enumerate() {
+                        assert_eq!(
+                            scorer.score(c),
+                            score_against(&rules, keys, &opps, &sweeps),
+                            "{name} at {players}: candidate {c} against {opps:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

@@ -291,7 +291,22 @@ impl TableEv {
 
     /// [`TableEv::value`] from the rows' class indices (as the frontier carries them).
     pub fn value_of_classes(&self, classes: &[u16; 3]) -> f64 {
-        self.tables.model.calibration.apply(self.formula(classes))
+        self.calibrate(self.formula(classes))
+    }
+
+    /// [`TableEv::formula`] as the search calls it: one out-of-line body for its many call
+    /// sites (inlining it there made the search about 3% slower).
+    #[inline(never)]
+    pub fn order_value(&self, classes: &[u16; 3]) -> f64 {
+        self.formula(classes)
+    }
+
+    /// The value of a setting whose [`TableEv::formula`] is `formula`. The calibration map is
+    /// strictly increasing, so the solvers order settings by the formula and calibrate only the
+    /// values they report (applying the map to every setting valued cost a fifth of a solve).
+    #[inline]
+    pub fn calibrate(&self, formula: f64) -> f64 {
+        self.tables.model.calibration.apply(formula)
     }
 
     /// `(Π pw, Π pl)` of a setting's rows: the independent-rows probabilities of scooping a
@@ -308,6 +323,7 @@ impl TableEv {
     }
 
     /// The formula's value before calibration (what the calibration is fitted on).
+    #[inline]
     pub fn formula(&self, classes: &[u16; 3]) -> f64 {
         let model = &self.tables.model;
         let mut pw = [0f64; 3];
