@@ -152,11 +152,46 @@ pub struct TableEv {
     majority: f64,
     overall: f64,
     scoop: Scoop,
-    sweep: Option<f64>,
-    /// What a surrendering opponent pays.
-    surrender_cost: f64,
     /// The value is non-decreasing in each row's class (see [`TableEv::monotone`]).
     monotone: bool,
+    /// The formula's terms that do not depend on the setting, computed once.
+    k: Constants,
+}
+
+/// The parts of [`TableEv::formula`] fixed by the rule set, the table size and the model.
+struct Constants {
+    /// `1 − natural_rate − surrender_rate`: the share of opponents who play their rows.
+    plays: f64,
+    /// What the opponents who do not play are worth per matchup.
+    fixed: f64,
+    /// Opponents.
+    opp: f64,
+    /// Majority and overall points (both go to whoever wins every row).
+    sweep_all: f64,
+    /// `(s − 1)·opp·plays^(k−1)` and `q^(k−2)` where sweeps count (`s` the multiplier, `q` the
+    /// sweep rate).
+    sweep: Option<(f64, f64)>,
+}
+
+impl Constants {
+    fn new(rules: &Rules, players: usize, tables: &OutcomeTables, sweep: Option<f64>) -> Self {
+        let model = &tables.model;
+        let plays = 1.0 - model.natural_rate - model.surrender_rate;
+        let opp = (players - 1) as f64;
+        let k = players as i32;
+        Constants {
+            plays,
+            fixed: model.surrender_rate * rules.surrender.unwrap_or(0) as f64
+                - model.natural_rate * model.natural_value,
+            opp,
+            sweep_all: (rules.majority_point + rules.overall_point) as f64,
+            // every opponent must play its rows for anyone to sweep
+            sweep: sweep.map(|s| {
+                let q = model.sweep_rate.unwrap_or(tables.scoop_rate);
+                ((s - 1.0) * opp * plays.powi(k - 1), q.powi(k - 2))
+            }),
+        }
+    }
 }
 
 /// [`Rules::win_value`] as a float, for the expectations below.
@@ -262,6 +297,7 @@ impl TableEv {
         let monotone = rows
             .iter()
             .all(|row| rows_monotone(row, rules.overall_point != 0));
+        let k = Constants::new(rules, players, &tables, sweep);
         Ok(TableEv {
             tables,
             players,
@@ -270,9 +306,8 @@ impl TableEv {
             majority: rules.majority_point as f64,
             overall: rules.overall_point as f64,
             scoop: rules.scoop,
-            sweep,
-            surrender_cost: rules.surrender.unwrap_or(0) as f64,
             monotone,
+            k,
         })
     }
 
@@ -361,12 +396,12 @@ impl TableEv {
                 ovr += p * sign(mine - theirs);
             }
         }
-        let (maj_pts, ovr_pts) = (self.majority, self.overall);
-        m += maj_pts * maj + ovr_pts * ovr;
+        let k = &self.k;
+        m += self.majority * maj + self.overall * ovr;
         let ps = model.scoop_for * pw[0] * pw[1] * pw[2];
         let pc = model.scoop_against * pl[0] * pl[1] * pl[2];
-        let won_all = w.iter().sum::<f64>() + maj_pts + ovr_pts;
-        let lost_all = l.iter().sum::<f64>() + maj_pts + ovr_pts;
+        let won_all = w[0] + w[1] + w[2] + k.sweep_all;
+        let lost_all = l[0] + l[1] + l[2] + k.sweep_all;
         let (s_pts, c_pts) = match self.scoop {
             Scoop::Multiply(k) => {
                 let k = k as f64;
@@ -380,18 +415,15 @@ impl TableEv {
             }
             Scoop::None => (won_all, lost_all),
         };
-        let plays = 1.0 - model.natural_rate - model.surrender_rate;
-        m = plays * m + model.surrender_rate * self.surrender_cost
-            - model.natural_rate * model.natural_value;
-        let opp = (self.players - 1) as f64;
-        let mut total = opp * m;
-        if let Some(s) = self.sweep {
-            let k = self.players as i32;
-            let q = model.sweep_rate.unwrap_or(self.tables.scoop_rate);
-            // every opponent must play its rows for anyone to sweep
-            let all_play = plays.powi(k - 1);
-            total +=
-                (s - 1.0) * opp * all_play * (ps.powi(k - 1) * s_pts - pc * q.powi(k - 2) * c_pts);
+        let mut total = k.opp * (k.plays * m + k.fixed);
+        if let Some((scale, q)) = k.sweep {
+            // scooping every opponent: ps^(players − 1)
+            let all = match self.players {
+                2 => ps,
+                3 => ps * ps,
+                _ => ps * ps * ps,
+            };
+            total += scale * (all * s_pts - pc * q * c_pts);
         }
         total
     }
