@@ -172,25 +172,70 @@ pub fn opponent_sweeps(rules: &Rules, opps: &[Opponent]) -> Vec<bool> {
         .collect()
 }
 
+/// [`rows_score`]'s points as a table, read off it: for each total of the three rows' won
+/// codes (−3 to 3, stored +3) the points are affine in the row units' difference on either side
+/// of 0 (the overall point takes its sign, a scoop multiplies or adds), so a slope and an offset
+/// for a negative, zero or positive difference give them exactly without branches.
+struct PointsTable {
+    slope: [i64; 7],
+    offset: [[i64; 3]; 7],
+}
+
+impl PointsTable {
+    fn new(rules: &Rules) -> Self {
+        let mut t = PointsTable {
+            slope: [0; 7],
+            offset: [[0; 3]; 7],
+        };
+        for code in 0..7 {
+            let f = |diff: i64| rows_score(rules, diff, code as i32 - 3).points;
+            let slope = f(2) - f(1);
+            t.slope[code] = slope;
+            t.offset[code] = [f(-1) + slope, f(0), f(1) - slope];
+        }
+        t
+    }
+
+    /// The points of a matchup from its packed rows (see [`pack`]), and its won code + 3 (6:
+    /// the candidate scooped, 0: it was scooped).
+    #[inline(always)]
+    fn points(&self, packed: i64) -> (i64, usize) {
+        let code = (packed & 7) as usize;
+        let diff = packed >> 3;
+        let side = (diff.signum() + 1) as usize;
+        (self.slope[code] * diff + self.offset[code][side], code)
+    }
+}
+
+/// One row's [`row_outcome`] packed so that three of them add up: the units moved times 8, plus
+/// the won code + 1 (0 to 2, so three sum to at most 6 and never carry).
+#[inline]
+fn pack((units, won): (i64, i32)) -> i64 {
+    (units << 3) + (won + 1) as i64
+}
+
 /// The candidates' rows with each distinct row key once, so that a sample compares a row with
 /// an opponent's once however many candidates share it (about 150 distinct rows among 120
 /// frontier plays, against 360 row comparisons), and a candidate's matchup is then three
-/// lookups and [`rows_score`]. Scores exactly as [`score_against`] (tested against it).
+/// lookups, two additions and a [`PointsTable`] read. Scores exactly as [`score_against`]
+/// (tested against it).
 pub struct CandidateScorer<'a> {
     rules: &'a Rules,
+    table: PointsTable,
     /// Distinct keys of each row (front, middle, back).
     keys: [Vec<u64>; 3],
     /// Per candidate, where each of its rows sits in `keys`.
     index: Vec<[u32; 3]>,
-    /// Per played opponent of the current sample and row: each distinct key's
+    /// Per played opponent of the current sample and row: each distinct key's packed
     /// [`row_outcome`] against the opponent's row, `keys[r].len()` entries per opponent.
-    outcomes: [Vec<(i64, i32)>; 3],
+    outcomes: [Vec<i64>; 3],
     /// Per played opponent: whether it scoops every other opponent ([`opponent_sweeps`]).
     sweeps: Vec<bool>,
     /// What the opponents who did not play take or pay, whatever the candidate.
     fixed: i64,
-    /// Whether a sweep counts at this table and every opponent played (so one can happen).
+    /// Whether a sweep counts at this table.
     sweep_on: bool,
+    /// Whether every opponent played (so that the candidate can sweep).
     all_played: bool,
 }
 
@@ -212,6 +257,7 @@ impl<'a> CandidateScorer<'a> {
             .collect();
         CandidateScorer {
             rules,
+            table: PointsTable::new(rules),
             keys,
             index,
             outcomes: Default::default(),
@@ -236,7 +282,11 @@ impl<'a> CandidateScorer<'a> {
                 Opponent::Played { keys, .. } => {
                     for (r, out) in self.outcomes.iter_mut().enumerate() {
                         let kb = keys[r];
-                        out.extend(self.keys[r].iter().map(|&ka| row_outcome(rules, r, ka, kb)));
+                        out.extend(
+                            self.keys[r]
+                                .iter()
+                                .map(|&ka| pack(row_outcome(rules, r, ka, kb))),
+                        );
                     }
                     self.sweeps.push(sweeps);
                 }
@@ -255,23 +305,19 @@ impl<'a> CandidateScorer<'a> {
     /// Exact points of candidate `c` against the opponents [`CandidateScorer::load`]ed.
     #[inline]
     pub fn score(&self, c: usize) -> i64 {
-        let rules = self.rules;
-        let mult = rules.sweep.multiplier as i64;
-        let idx = self.index[c];
+        let mult = self.rules.sweep.multiplier as i64;
+        let [i0, i1, i2] = self.index[c].map(|i| i as usize);
+        let [o0, o1, o2] = &self.outcomes;
+        let [n0, n1, n2] = [&self.keys[0], &self.keys[1], &self.keys[2]].map(Vec::len);
         let (mut total, mut all) = (self.fixed, self.all_played);
         for (j, &sweeps) in self.sweeps.iter().enumerate() {
-            let (mut diff, mut won) = (0i64, 0i32);
-            for (r, out) in self.outcomes.iter().enumerate() {
-                let (d, w) = out[j * self.keys[r].len() + idx[r] as usize];
-                diff += d;
-                won += w;
-            }
-            let ps = rows_score(rules, diff, won);
-            all &= ps.a_scoops;
-            total += if self.sweep_on && ps.b_scoops && sweeps {
-                ps.points * mult
+            let packed = o0[j * n0 + i0] + o1[j * n1 + i1] + o2[j * n2 + i2];
+            let (points, code) = self.table.points(packed);
+            all &= code == 6;
+            total += if self.sweep_on && code == 0 && sweeps {
+                points * mult
             } else {
-                ps.points
+                points
             };
         }
         if self.sweep_on && all {
@@ -347,6 +393,39 @@ impl Sums {
     /// Mean difference from the anchor and its standard error.
     fn diff_stats(&self) -> (f64, f64) {
         mean_stderr(self.diff, self.diff_sq, self.n.max(2) as usize)
+    }
+}
+
+/// [`Sums`] over a few samples in machine words (cheaper than the exact sums in the inner loop),
+/// moved into them before they could overflow (see [`race`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct WordSums {
+    sum: i64,
+    sq: u128,
+    diff: i64,
+    diff_sq: u128,
+}
+
+impl WordSums {
+    #[inline]
+    fn add(&mut self, p: i64, diff: i64) {
+        self.sum += p;
+        self.sq += p.unsigned_abs() as u128 * p.unsigned_abs() as u128;
+        self.diff += diff;
+        self.diff_sq += diff.unsigned_abs() as u128 * diff.unsigned_abs() as u128;
+    }
+
+    /// Adds these `n` samples to `into` and starts again from zero.
+    fn flush(&mut self, n: u64, into: &mut Sums) {
+        into.n += n;
+        into.sum += self.sum as i128;
+        into.sq.add(SquareSum { lo: self.sq, hi: 0 });
+        into.diff += self.diff as i128;
+        into.diff_sq.add(SquareSum {
+            lo: self.diff_sq,
+            hi: 0,
+        });
+        *self = WordSums::default();
     }
 }
 
@@ -447,6 +526,10 @@ pub fn race(
         a
     };
     let step = if racing { RACE_STEP } else { BLOCK };
+    // a chunk's sums fit machine words when a sample's points (and differences, twice that)
+    // stay below 2^57: every preset's by far; other rule sets move their sums every sample
+    let bound = rules.max_matchup_units() * (players as u128 - 1);
+    let flush_every = if bound < 1 << 57 { CHUNK as u64 } else { 1 };
     let mut start = 0;
     while start < budget.samples {
         if stop() {
@@ -461,6 +544,8 @@ pub fn race(
                     || CandidateScorer::new(rules, candidates),
                     |scorer, chunk| {
                         let mut out = vec![Sums::default(); k];
+                        let mut local = vec![WordSums::default(); k];
+                        let mut pending = 0;
                         with_scratch(|scratch| {
                             for i in (chunk * CHUNK).max(start)..((chunk + 1) * CHUNK).min(end) {
                                 let opps = sample_opponents(
@@ -470,15 +555,18 @@ pub fn race(
                                 let anchor = scorer.score(0);
                                 for &c in &live {
                                     let p = if c == 0 { anchor } else { scorer.score(c) };
-                                    let o = &mut out[c];
-                                    o.n += 1;
-                                    o.sum += p as i128;
-                                    o.sq.add_square(p);
-                                    o.diff += (p - anchor) as i128;
-                                    o.diff_sq.add_square(p - anchor);
+                                    local[c].add(p, p - anchor);
+                                }
+                                pending += 1;
+                                if pending == flush_every {
+                                    live.iter()
+                                        .for_each(|&c| local[c].flush(pending, &mut out[c]));
+                                    pending = 0;
                                 }
                             }
                         });
+                        live.iter()
+                            .for_each(|&c| local[c].flush(pending, &mut out[c]));
                         out
                     },
                 )
@@ -668,5 +756,27 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// The points table gives `rows_score` for every won code and row-unit difference, under
+    /// every preset (majority and overall points, scoops that multiply or add).
+    #[test]
+    fn points_table_is_rows_score() {
+        for name in crate::presets::PRESET_NAMES {
+            let rules = Rules::preset(name).unwrap();
+            let table = PointsTable::new(&rules);
+            for won in -3..=3 {
+                for diff in -200..=200 {
+                    let packed = (diff << 3) + (won + 3) as i64;
+                    let (points, code) = table.points(packed);
+                    assert_eq!(code as i32, won + 3);
+                    assert_eq!(
+                        points,
+                        rows_score(&rules, diff, won).points,
+                        "{name} {won} {diff}"
+                    );
+                }
+            }
+        }
     }
 }
