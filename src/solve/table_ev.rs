@@ -371,33 +371,10 @@ impl TableEv {
             [pw[r], pt[r], pl[r], w[r], l[r]] = self.rows[r][i];
         }
         let mut m: f64 = (0..3).map(|r| pw[r] * w[r] - pl[r] * l[r]).sum();
-        let (mut maj, mut ovr) = (0.0, 0.0);
         if self.majority != 0.0 || self.overall != 0.0 {
-            for o in 0..27usize {
-                let outcome = [o % 3, o / 3 % 3, o / 9];
-                let mut p = 1.0;
-                let (mut won, mut lost, mut mine, mut theirs) = (0i32, 0i32, 0.0, 0.0);
-                for r in 0..3 {
-                    match outcome[r] {
-                        0 => {
-                            p *= pw[r];
-                            won += 1;
-                            mine += w[r];
-                        }
-                        1 => p *= pt[r],
-                        _ => {
-                            p *= pl[r];
-                            lost += 1;
-                            theirs += l[r];
-                        }
-                    }
-                }
-                maj += p * (won - lost).signum() as f64;
-                ovr += p * sign(mine - theirs);
-            }
+            m += self.majority_and_overall(&pw, &pt, &pl, &w, &l);
         }
         let k = &self.k;
-        m += self.majority * maj + self.overall * ovr;
         let ps = model.scoop_for * pw[0] * pw[1] * pw[2];
         let pc = model.scoop_against * pl[0] * pl[1] * pl[2];
         let won_all = w[0] + w[1] + w[2] + k.sweep_all;
@@ -426,6 +403,43 @@ impl TableEv {
             total += scale * (all * s_pts - pc * q * c_pts);
         }
         total
+    }
+    /// The majority and overall points' expected value over the 27 outcomes of the three rows
+    /// (out of line: most rule sets have neither, and the common path then keeps its numbers
+    /// in registers).
+    #[inline(never)]
+    fn majority_and_overall(
+        &self,
+        pw: &[f64; 3],
+        pt: &[f64; 3],
+        pl: &[f64; 3],
+        w: &[f64; 3],
+        l: &[f64; 3],
+    ) -> f64 {
+        let (mut maj, mut ovr) = (0.0, 0.0);
+        for o in 0..27usize {
+            let outcome = [o % 3, o / 3 % 3, o / 9];
+            let mut p = 1.0;
+            let (mut won, mut lost, mut mine, mut theirs) = (0i32, 0i32, 0.0, 0.0);
+            for r in 0..3 {
+                match outcome[r] {
+                    0 => {
+                        p *= pw[r];
+                        won += 1;
+                        mine += w[r];
+                    }
+                    1 => p *= pt[r],
+                    _ => {
+                        p *= pl[r];
+                        lost += 1;
+                        theirs += l[r];
+                    }
+                }
+            }
+            maj += p * (won - lost).signum() as f64;
+            ovr += p * sign(mine - theirs);
+        }
+        self.majority * maj + self.overall * ovr
     }
 }
 
