@@ -262,7 +262,7 @@ mod explain;
 mod pair;
 
 use pair::*;
-pub use pair::{pair_score, row_key, row_outcome, rows_score, PairScore};
+pub use pair::{key_category, pair_score, row_key, row_outcome, rows_score, PairScore};
 
 /// A decision checked against the rule set.
 #[derive(Clone, Debug)]

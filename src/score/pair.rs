@@ -64,7 +64,7 @@ pub struct PairScore {
 
 /// The category index of a row key's rank.
 #[inline]
-pub(super) fn key_category(key: u64) -> usize {
+pub fn key_category(key: u64) -> usize {
     HandRank::category_index_of_raw((key >> KEY_SHIFT) as u32)
 }
 

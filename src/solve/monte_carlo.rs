@@ -25,7 +25,7 @@ use crate::card::Card;
 use crate::error::{Error, Result};
 use crate::eval::HandRank;
 use crate::rules::Rules;
-use crate::score::{pair_score, row_key, row_outcome, rows_score};
+use crate::score::{key_category, pair_score, row_key, rows_score};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
@@ -207,7 +207,10 @@ impl PointsTable {
     }
 }
 
-/// One row's [`row_outcome`] packed so that three of them add up: the units moved times 8, plus
+/// Row categories ([`key_category`]: high card to straight flush).
+const CATEGORIES: usize = 9;
+
+/// One row's [`crate::score::row_outcome`] packed so that three of them add up: the units moved times 8, plus
 /// the won code + 1 (0 to 2, so three sum to at most 6 and never carry).
 #[inline]
 fn pack((units, won): (i64, i32)) -> i64 {
@@ -222,12 +225,17 @@ fn pack((units, won): (i64, i32)) -> i64 {
 pub struct CandidateScorer<'a> {
     rules: &'a Rules,
     table: PointsTable,
-    /// Distinct keys of each row (front, middle, back).
+    /// Distinct keys of each row (front, middle, back), ascending, and their categories.
     keys: [Vec<u64>; 3],
+    cats: [Vec<u8>; 3],
+    /// Per row, the packed [`crate::score::row_outcome`] of a row of category `a` that beats one of category
+    /// `b` (`won[r][a][b]`), and of one that loses to it (`lost[r][a][b]`).
+    won: [[[i64; CATEGORIES]; CATEGORIES]; 3],
+    lost: [[[i64; CATEGORIES]; CATEGORIES]; 3],
     /// Per candidate, where each of its rows sits in `keys`.
     index: Vec<[u32; 3]>,
     /// Per played opponent of the current sample and row: each distinct key's packed
-    /// [`row_outcome`] against the opponent's row, `keys[r].len()` entries per opponent.
+    /// [`crate::score::row_outcome`] against the opponent's row, `keys[r].len()` entries per opponent.
     outcomes: [Vec<i64>; 3],
     /// Per played opponent: whether it scoops every other opponent ([`opponent_sweeps`]).
     sweeps: Vec<bool>,
@@ -255,10 +263,26 @@ impl<'a> CandidateScorer<'a> {
                 })
             })
             .collect();
+        let cats = keys
+            .each_ref()
+            .map(|k| k.iter().map(|&x| key_category(x) as u8).collect());
+        let mut won = [[[0; CATEGORIES]; CATEGORIES]; 3];
+        let mut lost = won;
+        for r in 0..3 {
+            for a in 0..CATEGORIES {
+                for b in 0..CATEGORIES {
+                    won[r][a][b] = pack((rules.win_value(r, a, b).0 as i64, 1));
+                    lost[r][a][b] = pack((-(rules.win_value(r, b, a).0 as i64), -1));
+                }
+            }
+        }
         CandidateScorer {
             rules,
             table: PointsTable::new(rules),
             keys,
+            cats,
+            won,
+            lost,
             index,
             outcomes: Default::default(),
             sweeps: Vec::new(),
@@ -280,13 +304,17 @@ impl<'a> CandidateScorer<'a> {
         for (o, &sweeps) in opps.iter().zip(sweeps) {
             match o {
                 Opponent::Played { keys, .. } => {
+                    // the distinct keys are sorted: those below the opponent's lose to it,
+                    // those above win, and only the categories set the units
                     for (r, out) in self.outcomes.iter_mut().enumerate() {
-                        let kb = keys[r];
-                        out.extend(
-                            self.keys[r]
-                                .iter()
-                                .map(|&ka| pack(row_outcome(rules, r, ka, kb))),
-                        );
+                        let (kb, cb) = (keys[r], key_category(keys[r]));
+                        let (mine, cats) = (&self.keys[r], &self.cats[r]);
+                        let below = mine.partition_point(|&ka| ka < kb);
+                        let tie = usize::from(mine.get(below) == Some(&kb));
+                        let (lost, won) = (&self.lost[r], &self.won[r]);
+                        out.extend(cats[..below].iter().map(|&ca| lost[ca as usize][cb]));
+                        out.extend(std::iter::repeat_n(pack((0, 0)), tie));
+                        out.extend(cats[below + tie..].iter().map(|&ca| won[ca as usize][cb]));
                     }
                     self.sweeps.push(sweeps);
                 }
@@ -303,8 +331,20 @@ impl<'a> CandidateScorer<'a> {
     }
 
     /// Exact points of candidate `c` against the opponents [`CandidateScorer::load`]ed.
-    #[inline]
+    #[inline(always)]
     pub fn score(&self, c: usize) -> i64 {
+        if self.sweeps.len() == 1 && !self.sweep_on {
+            // one opponent played and nobody can sweep (heads-up): one matchup, inline
+            let [i0, i1, i2] = self.index[c].map(|i| i as usize);
+            let [o0, o1, o2] = &self.outcomes;
+            return self.fixed + self.table.points(o0[i0] + o1[i1] + o2[i2]).0;
+        }
+        self.score_table(c)
+    }
+
+    /// [`CandidateScorer::score`] against every played opponent, sweeps included.
+    #[inline(never)]
+    fn score_table(&self, c: usize) -> i64 {
         let mult = self.rules.sweep.multiplier as i64;
         let [i0, i1, i2] = self.index[c].map(|i| i as usize);
         let [o0, o1, o2] = &self.outcomes;
