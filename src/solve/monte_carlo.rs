@@ -411,8 +411,9 @@ pub const RACE_STEP: usize = 128;
 /// Without racing, samples between two calls of `stop` (about 0.1 s heads-up on one core).
 const BLOCK: usize = 4096;
 
-/// Per-candidate sums over the samples it was scored on: its points, and its points minus the
-/// anchor's on the same samples. Integers, so that merging chunks in any order gives the same.
+/// Per-candidate sums over the samples it was scored on: its points, and (when racing, the only
+/// use) its points minus the anchor's on the same samples. Integers, so that merging chunks in
+/// any order gives the same.
 #[derive(Clone, Debug, Default)]
 struct Sums {
     n: u64,
@@ -453,6 +454,12 @@ impl WordSums {
         self.sq += p.unsigned_abs() as u128 * p.unsigned_abs() as u128;
         self.diff += diff;
         self.diff_sq += diff.unsigned_abs() as u128 * diff.unsigned_abs() as u128;
+    }
+
+    #[inline]
+    fn add_points(&mut self, p: i64) {
+        self.sum += p;
+        self.sq += p.unsigned_abs() as u128 * p.unsigned_abs() as u128;
     }
 
     /// Adds these `n` samples to `into` and starts again from zero.
@@ -592,10 +599,17 @@ pub fn race(
                                     rules, players, policy, hand, seed, i as u64, scratch,
                                 );
                                 scorer.load(&opps, &opponent_sweeps(rules, &opps));
-                                let anchor = scorer.score(0);
-                                for &c in &live {
-                                    let p = if c == 0 { anchor } else { scorer.score(c) };
-                                    local[c].add(p, p - anchor);
+                                if racing {
+                                    let anchor = scorer.score(0);
+                                    for &c in &live {
+                                        let p = if c == 0 { anchor } else { scorer.score(c) };
+                                        local[c].add(p, p - anchor);
+                                    }
+                                } else {
+                                    // only the means decide: no differences to keep
+                                    for &c in &live {
+                                        local[c].add_points(scorer.score(c));
+                                    }
                                 }
                                 pending += 1;
                                 if pending == flush_every {
