@@ -19,7 +19,7 @@ pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 pub use enumerate::{Scratch, Split};
 pub use model::{Calibration, Model};
 pub use objective::{Budget, Objective, Policy, RowValues};
-pub use table_ev::{tables_key, OutcomeTables, TableEv};
+pub use table_ev::{tables_key, FormulaMemo, OutcomeTables, TableEv};
 
 use crate::card::{validate_rows, Card};
 use crate::error::{Error, Result};
@@ -119,7 +119,8 @@ pub fn check_players(players: usize) -> Result<()> {
 /// value is monotone in each row's class (else the whole frontier is valued).
 pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
     let (split, formula) = if te.monotone() {
-        scratch.best_split(hand, te.tables.wheel, |c| te.order_value(c))
+        let memo = FormulaMemo::new(te);
+        scratch.best_split(hand, te.tables.wheel, |c| memo.get(c))
     } else {
         best_on_frontier(te, hand, scratch)
     };

@@ -42,6 +42,7 @@ use super::model::Model;
 use crate::error::{Error, Result};
 use crate::eval::{HandRank, Wheel};
 use crate::rules::{Row, Rules, Scoop};
+use std::cell::Cell;
 
 /// What a table is measured and shipped as: the opponents' row-rank distributions.
 #[derive(Clone, Debug, PartialEq)]
@@ -440,6 +441,43 @@ impl TableEv {
             ovr += p * sign(mine - theirs);
         }
         self.majority * maj + self.overall * ovr
+    }
+}
+
+/// [`TableEv::order_value`] behind a small memo for one solve: the search asks for the same
+/// class triples again and again (a back class's bounds with the hand's best fronts recur across
+/// the backs of a rank), and a direct-mapped table of 64 slots answers them for a few
+/// instructions. It made a solve 2–4% faster with the `daf8f1c` tables and about 10% faster
+/// with the calibrated ones (128 slots did no better).
+pub struct FormulaMemo<'a> {
+    te: &'a TableEv,
+    slots: [Cell<(u64, f64)>; MEMO_SLOTS],
+}
+
+const MEMO_SLOTS: usize = 64;
+
+impl<'a> FormulaMemo<'a> {
+    pub fn new(te: &'a TableEv) -> Self {
+        FormulaMemo {
+            te,
+            // no class triple packs to u64::MAX (classes fit 16 bits)
+            slots: std::array::from_fn(|_| Cell::new((u64::MAX, 0.0))),
+        }
+    }
+
+    /// [`TableEv::formula`] of these classes.
+    #[inline]
+    pub fn get(&self, classes: &[u16; 3]) -> f64 {
+        let key = classes[0] as u64 | (classes[1] as u64) << 16 | (classes[2] as u64) << 32;
+        // Fibonacci hashing: the top 6 bits of the product pick the slot
+        let slot = &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize];
+        let (k, v) = slot.get();
+        if k == key {
+            return v;
+        }
+        let v = self.te.order_value(classes);
+        slot.set((key, v));
+        v
     }
 }
 
