@@ -199,23 +199,28 @@ fn monte_carlo_is_deterministic_whatever_the_threads() {
     let te = table(&rules, 2);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(8);
     let hand = deal(&mut rng, 1)[0];
-    let run = |threads| {
-        let obj = Objective::MonteCarlo {
-            budget: Budget {
-                samples: 200,
-                ..Budget::default()
-            },
-            seed: 42,
-            policy: Policy::TableEv(te.clone()),
-            threads,
+    // racing (the default) and every candidate on every sample; one thread runs the chunks
+    // inline, more run them on a pool
+    for confidence in [Budget::default().confidence, 0.0] {
+        let run = |threads| {
+            let obj = Objective::MonteCarlo {
+                budget: Budget {
+                    samples: 200,
+                    confidence,
+                    ..Budget::default()
+                },
+                seed: 42,
+                policy: Policy::TableEv(te.clone()),
+                threads,
+            };
+            let s = solve(&hand, &rules, 2, &obj, 5).unwrap();
+            (s.codes, s.value, s.stderr, s.alternatives)
         };
-        let s = solve(&hand, &rules, 2, &obj, 5).unwrap();
-        (s.codes, s.value, s.stderr, s.alternatives)
-    };
-    let a = run(Some(1));
-    assert_eq!(a, run(Some(2)));
-    assert_eq!(a, run(None));
-    assert!(a.2 > 0.0);
+        let a = run(Some(1));
+        assert_eq!(a, run(Some(2)));
+        assert_eq!(a, run(None));
+        assert!(a.2 > 0.0);
+    }
 }
 
 #[test]

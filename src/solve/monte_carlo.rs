@@ -577,6 +577,50 @@ pub fn race(
     // stay below 2^57: every preset's by far; other rule sets move their sums every sample
     let bound = rules.max_matchup_units() * (players as u128 - 1);
     let flush_every = if bound < 1 << 57 { CHUNK as u64 } else { 1 };
+    // the samples of one chunk: drawn, their opponents set, every live candidate scored, the
+    // sums moved out in machine words every `flush_every` samples
+    let run_chunk = |scorer: &mut CandidateScorer,
+                     chunk: std::ops::Range<usize>,
+                     step: std::ops::Range<usize>,
+                     live: &[usize],
+                     racing: bool| {
+        let mut out = vec![Sums::default(); k];
+        let mut local = vec![WordSums::default(); k];
+        let mut pending = 0;
+        with_scratch(|scratch| {
+            for i in chunk.start.max(step.start)..chunk.end.min(step.end) {
+                let opps = sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
+                scorer.load(&opps, &opponent_sweeps(rules, &opps));
+                if racing {
+                    let anchor = scorer.score(0);
+                    for &c in live {
+                        let p = if c == 0 { anchor } else { scorer.score(c) };
+                        local[c].add(p, p - anchor);
+                    }
+                } else {
+                    // only the means decide: no differences to keep
+                    for &c in live {
+                        local[c].add_points(scorer.score(c));
+                    }
+                }
+                pending += 1;
+                if pending == flush_every {
+                    live.iter()
+                        .for_each(|&c| local[c].flush(pending, &mut out[c]));
+                    pending = 0;
+                }
+            }
+        });
+        live.iter()
+            .for_each(|&c| local[c].flush(pending, &mut out[c]));
+        out
+    };
+    // With one thread the chunks run here, in order, on one scorer: a pool of one would be
+    // woken (two context switches) at every step for nothing. The sums are integers, so the
+    // result is the same either way.
+    let one_thread =
+        matches!(threads, Some(n) if n >= 1 && crate::parallel::effective_threads(n) == 1);
+    let mut inline_scorer = one_thread.then(|| CandidateScorer::new(rules, candidates));
     let mut start = 0;
     while start < budget.samples {
         if stop() {
@@ -584,48 +628,27 @@ pub fn race(
         }
         let end = (start + step).min(budget.samples);
         let live: Vec<usize> = (0..k).filter(|&c| alive[c]).collect();
-        let block = crate::parallel::with_threads(threads, || {
-            (start.div_ceil(CHUNK)..end.div_ceil(CHUNK))
-                .into_par_iter()
-                .map_init(
-                    || CandidateScorer::new(rules, candidates),
-                    |scorer, chunk| {
-                        let mut out = vec![Sums::default(); k];
-                        let mut local = vec![WordSums::default(); k];
-                        let mut pending = 0;
-                        with_scratch(|scratch| {
-                            for i in (chunk * CHUNK).max(start)..((chunk + 1) * CHUNK).min(end) {
-                                let opps = sample_opponents(
-                                    rules, players, policy, hand, seed, i as u64, scratch,
-                                );
-                                scorer.load(&opps, &opponent_sweeps(rules, &opps));
-                                if racing {
-                                    let anchor = scorer.score(0);
-                                    for &c in &live {
-                                        let p = if c == 0 { anchor } else { scorer.score(c) };
-                                        local[c].add(p, p - anchor);
-                                    }
-                                } else {
-                                    // only the means decide: no differences to keep
-                                    for &c in &live {
-                                        local[c].add_points(scorer.score(c));
-                                    }
-                                }
-                                pending += 1;
-                                if pending == flush_every {
-                                    live.iter()
-                                        .for_each(|&c| local[c].flush(pending, &mut out[c]));
-                                    pending = 0;
-                                }
-                            }
-                        });
-                        live.iter()
-                            .for_each(|&c| local[c].flush(pending, &mut out[c]));
-                        out
-                    },
-                )
-                .reduce(|| vec![Sums::default(); k], merge)
-        });
+        let chunks = start.div_ceil(CHUNK)..end.div_ceil(CHUNK);
+        let run = |scorer: &mut CandidateScorer, chunk: usize| {
+            run_chunk(
+                scorer,
+                chunk * CHUNK..(chunk + 1) * CHUNK,
+                start..end,
+                &live,
+                racing,
+            )
+        };
+        let block = match inline_scorer.as_mut() {
+            Some(scorer) => chunks
+                .map(|chunk| run(scorer, chunk))
+                .fold(vec![Sums::default(); k], merge),
+            None => crate::parallel::with_threads(threads, || {
+                chunks
+                    .into_par_iter()
+                    .map_init(|| CandidateScorer::new(rules, candidates), run)
+                    .reduce(|| vec![Sums::default(); k], merge)
+            }),
+        };
         sums = merge(sums, block);
         start = end;
         if racing && drop_beaten(&sums, &mut alive, z) {
