@@ -97,13 +97,15 @@ fn bounded_search_matches_the_frontier_on_every_preset() {
                 if !rules.double_bonus {
                     assert!(te.monotone(), "{} x{players}", preset.name);
                 }
+                // and where it is not monotone, its envelope still bounds the search
+                assert!(te.bounded(), "{} x{players}", preset.name);
                 let (mut same, n) = (0, 500);
                 for i in 0..n {
                     let h = random_hand(&mut rng);
                     let got = best_table_ev(&te, &h, &mut s);
                     let want = frontier_choice(&te, &h, &mut s);
                     let what = format!("{} x{players} hand {i} {h:?}", preset.name);
-                    if te.monotone() {
+                    if te.bounded() {
                         same += assert_same_or_tied(got, want, &what) as usize;
                     } else {
                         assert_eq!(got, want, "{what}");
@@ -158,7 +160,7 @@ fn bounded_search_matches_the_frontier_on_hard_hands() {
             let what = format!("{} {text}", preset.name);
             let got = best_table_ev(&te, &h, &mut s);
             let want = frontier_choice(&te, &h, &mut s);
-            if te.monotone() {
+            if te.bounded() {
                 assert_same_or_tied(got, want, &what);
             } else {
                 assert_eq!(got, want, "{what}");
@@ -247,6 +249,36 @@ fn bounded_search_finds_the_best_legal_setting_for_any_monotone_value() {
                 assert!(legal.contains(&got.0), "{what}: not a legal setting");
                 // exact values, so the frontier's first best exactly, ties included
                 assert_eq!(got, frontier_best(&mut s, &h, wheel, &value), "{what}");
+            }
+        }
+    }
+}
+
+/// The envelope bound of a non-monotone value (doubled bonuses) is at least the value at the
+/// same classes and at every weaker ones, and non-decreasing itself.
+#[test]
+fn the_envelope_bounds_the_value_at_every_weaker_setting() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(77);
+    let rules = Rules::preset("pokerfever_eastern").unwrap();
+    for players in [2, 4] {
+        for te in [
+            trained(&rules, players),
+            TableEv::new(&rules, players, OutcomeTables::random_rows(rules.wheel)).unwrap(),
+        ] {
+            assert!(!te.monotone() && te.bounded());
+            for _ in 0..2000 {
+                let c = [
+                    rng.random_range(0..FRONT_CLASSES) as u16,
+                    rng.random_range(0..FIVE_CLASSES) as u16,
+                    rng.random_range(0..FIVE_CLASSES) as u16,
+                ];
+                let bound = te.order_bound(&c);
+                assert!(bound >= te.formula(&c), "{c:?}");
+                for _ in 0..10 {
+                    let weaker = c.map(|x| rng.random_range(0..=x));
+                    assert!(bound >= te.formula(&weaker), "{c:?} {weaker:?}");
+                    assert!(bound >= te.order_bound(&weaker), "{c:?} {weaker:?}");
+                }
             }
         }
     }

@@ -477,7 +477,8 @@ impl Scratch {
     /// first.
     pub fn frontier(&mut self, hand: &[u8; 13], wheel: Wheel) {
         self.frontier.clear();
-        self.search::<false, _>(hand, wheel, &|_: &[u16; 3]| 0.0);
+        let none = |_: &[u16; 3]| 0.0;
+        self.search::<false, _, _>(hand, wheel, &none, &none);
     }
 
     /// The best legal setting of `hand` under `value` (of the rows' classes: front, middle,
@@ -492,16 +493,32 @@ impl Scratch {
         wheel: Wheel,
         value: V,
     ) -> (Split, f64) {
-        let found = self.search::<true, _>(hand, wheel, &value);
-        (self.frontier_tie(found), found.value)
+        self.best_split_bounded(hand, wheel, &value, &value)
     }
 
-    /// The frontier search, or with `BOUNDED` the search for the best split under `value`.
-    fn search<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
+    /// [`Scratch::best_split`] for any `value`, pruned by `bound` instead: `bound` must be
+    /// non-decreasing in each row's class and, at any classes, at least `value` at those classes
+    /// and at every weaker ones (an envelope), so that whatever it prunes could not have beaten
+    /// the best found. The result is still the frontier's best split under `value`.
+    pub fn best_split_bounded<V: Fn(&[u16; 3]) -> f64, B: Fn(&[u16; 3]) -> f64>(
         &mut self,
         hand: &[u8; 13],
         wheel: Wheel,
         value: &V,
+        bound: &B,
+    ) -> (Split, f64) {
+        let found = self.search::<true, _, _>(hand, wheel, value, bound);
+        (self.frontier_tie(found), found.value)
+    }
+
+    /// The frontier search, or with `BOUNDED` the search for the best split under `value`,
+    /// pruned by `bound` (see [`Scratch::best_split_bounded`]).
+    fn search<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64, B: Fn(&[u16; 3]) -> f64>(
+        &mut self,
+        hand: &[u8; 13],
+        wheel: Wheel,
+        value: &V,
+        bound: &B,
     ) -> Best {
         self.load(hand, wheel);
         let st = statics();
@@ -516,7 +533,7 @@ impl Scratch {
             best.threshold = v - 1e-9 * (1.0 + v.abs());
             let reach = |c: usize| {
                 let f = best_front_all.min(floor_front_class(five_classes[c]));
-                value(&[f as u16, c as u16, c as u16]) >= best.threshold
+                bound(&[f as u16, c as u16, c as u16]) >= best.threshold
             };
             // reach is monotone and holds at the strongest back's class; every class below lo
             // fails it, so a few halvings give a cut that is safe if not the tightest
@@ -557,7 +574,7 @@ impl Scratch {
             // Nor can anything reach a better value than this bucket's strongest back with
             // the best front of the hand and a middle as strong: buckets come strongest first.
             if BOUNDED
-                && value(&[best_front_all.min(floor_top) as u16, top_class, top_class])
+                && bound(&[best_front_all.min(floor_top) as u16, top_class, top_class])
                     < best.threshold
             {
                 break;
@@ -599,7 +616,7 @@ impl Scratch {
                     let cap = group_fb.min(group_cap);
                     if BOUNDED && !group_skip {
                         group_skip = cap as i32 <= learnt.dead_front || {
-                            let dead = value(&[cap as u16, cb, cb]) < best.threshold;
+                            let dead = bound(&[cap as u16, cb, cb]) < best.threshold;
                             if dead {
                                 learnt.dead_front = learnt.dead_front.max(cap as i32);
                             }
@@ -631,7 +648,7 @@ impl Scratch {
                     };
                     plan = (
                         b5,
-                        self.plan::<BOUNDED, V>(&back, value, &mut learnt, best.threshold),
+                        self.plan::<BOUNDED, B>(&back, bound, &mut learnt, best.threshold),
                     );
                 }
                 let Some(Plan {
@@ -695,7 +712,7 @@ impl Scratch {
     fn plan<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
         &self,
         b: &Back,
-        value: &V,
+        bound: &V,
         learnt: &mut Learnt,
         threshold: f64,
     ) -> Option<Plan> {
@@ -735,7 +752,7 @@ impl Scratch {
             if at >= FRONTS
                 || at >= learnt.cut.2
                 || front <= learnt.dead_front
-                || value(&[front as u16, mb_class, cb]) < threshold
+                || bound(&[front as u16, mb_class, cb]) < threshold
             {
                 return None;
             }
@@ -787,7 +804,7 @@ impl Scratch {
             while lo < hi {
                 let mid = (lo + hi) / 2;
                 let f = (self.fronts[mid] >> 16) as u16;
-                if value(&[f, mb_class, cb]) >= threshold {
+                if bound(&[f, mb_class, cb]) >= threshold {
                     lo = mid + 1;
                 } else {
                     hi = mid;

@@ -118,9 +118,12 @@ pub fn check_players(players: usize) -> Result<()> {
 /// solving, of Monte Carlo's opponents and of self-play: a search pruned by the value, where the
 /// value is monotone in each row's class (else the whole frontier is valued).
 pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
+    let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
     let (split, formula) = if te.monotone() {
-        let memo = FormulaMemo::new(te);
-        scratch.best_split(hand, te.tables.wheel, |c| memo.get(c))
+        scratch.best_split(hand, te.tables.wheel, |c| value.get(c))
+    } else if te.bounded() {
+        let bound = FormulaMemo::new(|c: &[u16; 3]| te.order_bound(c));
+        scratch.best_split_bounded(hand, te.tables.wheel, &|c| value.get(c), &|c| bound.get(c))
     } else {
         best_on_frontier(te, hand, scratch)
     };

@@ -155,6 +155,11 @@ pub struct TableEv {
     scoop: Scoop,
     /// The value is non-decreasing in each row's class (see [`TableEv::monotone`]).
     monotone: bool,
+    /// Where the value is not monotone but has no majority or overall point: per row and class,
+    /// the rows' best `pw` and `w` and least `pl` and `l` over that class and every weaker one,
+    /// which make the formula an envelope the bounded search can prune with
+    /// ([`TableEv::order_bound`]).
+    envelope: Option<[Vec<[f64; 5]>; 3]>,
     /// The formula's terms that do not depend on the setting, computed once.
     k: Constants,
 }
@@ -299,6 +304,8 @@ impl TableEv {
             .iter()
             .all(|row| rows_monotone(row, rules.overall_point != 0));
         let k = Constants::new(rules, players, &tables, sweep);
+        let envelope = (!monotone && rules.majority_point == 0 && rules.overall_point == 0)
+            .then(|| rows.each_ref().map(|row| envelope(row)));
         Ok(TableEv {
             tables,
             players,
@@ -308,6 +315,7 @@ impl TableEv {
             overall: rules.overall_point as f64,
             scoop: rules.scoop,
             monotone,
+            envelope,
             k,
         })
     }
@@ -361,6 +369,28 @@ impl TableEv {
     /// The formula's value before calibration (what the calibration is fitted on).
     #[inline]
     pub fn formula(&self, classes: &[u16; 3]) -> f64 {
+        self.formula_of(&self.rows, classes)
+    }
+
+    /// Whether the bounded search applies: the value is monotone, or it has an envelope.
+    pub fn bounded(&self) -> bool {
+        self.monotone || self.envelope.is_some()
+    }
+
+    /// An upper bound of [`TableEv::formula`] at these classes and every weaker ones,
+    /// non-decreasing in each row's class: the formula of the envelope rows (every term grows
+    /// with `pw` and `w` and falls with `pl` and `l`, its factors all non-negative), or the
+    /// formula itself where it is monotone.
+    #[inline(never)]
+    pub fn order_bound(&self, classes: &[u16; 3]) -> f64 {
+        match &self.envelope {
+            Some(rows) => self.formula_of(rows, classes),
+            None => self.formula(classes),
+        }
+    }
+
+    #[inline]
+    fn formula_of(&self, rows: &[Vec<[f64; 5]>; 3], classes: &[u16; 3]) -> f64 {
         let model = &self.tables.model;
         let mut pw = [0f64; 3];
         let mut pt = [0f64; 3];
@@ -369,7 +399,7 @@ impl TableEv {
         let mut l = [0f64; 3];
         for r in 0..3 {
             let i = classes[r] as usize;
-            [pw[r], pt[r], pl[r], w[r], l[r]] = self.rows[r][i];
+            [pw[r], pt[r], pl[r], w[r], l[r]] = rows[r][i];
         }
         let mut m: f64 = (0..3).map(|r| pw[r] * w[r] - pl[r] * l[r]).sum();
         if self.majority != 0.0 || self.overall != 0.0 {
@@ -444,28 +474,30 @@ impl TableEv {
     }
 }
 
-/// [`TableEv::order_value`] behind a small memo for one solve: the search asks for the same
+/// A function of class triples ([`TableEv::order_value`], [`TableEv::order_bound`]) behind a
+/// small memo for one solve: the search asks for the same
 /// class triples again and again (a back class's bounds with the hand's best fronts recur across
 /// the backs of a rank), and a direct-mapped table of 64 slots answers them for a few
 /// instructions. It made a solve 2–4% faster with the `daf8f1c` tables and about 10% faster
 /// with the calibrated ones (128 slots did no better).
-pub struct FormulaMemo<'a> {
-    te: &'a TableEv,
+pub struct FormulaMemo<F> {
+    f: F,
     slots: [Cell<(u64, f64)>; MEMO_SLOTS],
 }
 
 const MEMO_SLOTS: usize = 64;
 
-impl<'a> FormulaMemo<'a> {
-    pub fn new(te: &'a TableEv) -> Self {
+impl<F: Fn(&[u16; 3]) -> f64> FormulaMemo<F> {
+    /// Remembers `f` (of class triples) for one solve.
+    pub fn new(f: F) -> Self {
         FormulaMemo {
-            te,
+            f,
             // no class triple packs to u64::MAX (classes fit 16 bits)
             slots: std::array::from_fn(|_| Cell::new((u64::MAX, 0.0))),
         }
     }
 
-    /// [`TableEv::formula`] of these classes.
+    /// `f` of these classes.
     #[inline]
     pub fn get(&self, classes: &[u16; 3]) -> f64 {
         let key = classes[0] as u64 | (classes[1] as u64) << 16 | (classes[2] as u64) << 32;
@@ -475,10 +507,29 @@ impl<'a> FormulaMemo<'a> {
         if k == key {
             return v;
         }
-        let v = self.te.order_value(classes);
+        let v = (self.f)(classes);
         slot.set((key, v));
         v
     }
+}
+
+/// The envelope of one row's numbers (see `TableEv::envelope`): running maxima of `pw` and `w`,
+/// running minima of `pl` and `l`, from the weakest class up (`pt` is unused without a majority
+/// or overall point).
+fn envelope(row: &[[f64; 5]]) -> Vec<[f64; 5]> {
+    let mut best = [0.0, 0.0, f64::INFINITY, 0.0, f64::INFINITY];
+    row.iter()
+        .map(|&[pw, _, pl, w, l]| {
+            best = [
+                best[0].max(pw),
+                0.0,
+                best[2].min(pl),
+                best[3].max(w),
+                best[4].min(l),
+            ];
+            best
+        })
+        .collect()
 }
 
 /// Per-row conditions under which every term of [`TableEv::value_of_classes`] is monotone in
