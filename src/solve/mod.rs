@@ -115,8 +115,10 @@ pub fn check_players(players: usize) -> Result<()> {
 }
 
 /// The best frontier split under the table objective, and its value. The hot path of batch
-/// solving, of Monte Carlo's opponents and of self-play: a search pruned by the value, where the
-/// value is monotone in each row's class (else the whole frontier is valued).
+/// solving, of Monte Carlo's opponents and of self-play: a search pruned by the value where it
+/// is monotone in each row's class, by an envelope of it where it is not but has one
+/// ([`TableEv::bounded`]), else the whole frontier valued. Settings are ordered by the formula
+/// (remembered per solve, [`FormulaMemo`]) and only the chosen one is calibrated.
 pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
     let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
     let (split, formula) = if te.monotone() {
