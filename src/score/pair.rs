@@ -1,6 +1,7 @@
 //! Row keys and the fast pair scorer: the solver's hot path and the rows step of `settle`.
 
 use super::*;
+use std::cmp::Ordering;
 
 /// Where a row key keeps the rank's `raw()` (the suit tie-break takes the low bits).
 pub(super) const KEY_SHIFT: u32 = 32;
@@ -85,15 +86,15 @@ pub(super) fn combine(rules: &Rules, diff: i64, won: i32) -> (i64, i64, i64, i64
     (majority, overall, base, after)
 }
 
-/// One row between two keys of that row, from `a`'s side: the units it moves (positive when
-/// `a` wins, the winner's row value with its bonus and doubling) and +1, 0 or −1 for who won.
+/// One row from `a`'s side, given how `a`'s key compares with `b`'s and both rows' categories:
+/// the units it moves (positive when `a` wins, the winner's row value with its bonus and
+/// doubling) and +1, 0 or −1 for who won.
 #[inline]
-pub fn row_outcome(rules: &Rules, row: usize, ka: u64, kb: u64) -> (i64, i32) {
-    let (ca, cb) = (key_category(ka), key_category(kb));
-    match ka.cmp(&kb) {
-        std::cmp::Ordering::Greater => (rules.win_value(row, ca, cb).0 as i64, 1),
-        std::cmp::Ordering::Less => (-(rules.win_value(row, cb, ca).0 as i64), -1),
-        std::cmp::Ordering::Equal => (0, 0),
+pub fn row_outcome(rules: &Rules, row: usize, order: Ordering, ca: usize, cb: usize) -> (i64, i32) {
+    match order {
+        Ordering::Greater => (rules.win_value(row, ca, cb).0 as i64, 1),
+        Ordering::Less => (-(rules.win_value(row, cb, ca).0 as i64), -1),
+        Ordering::Equal => (0, 0),
     }
 }
 
@@ -120,7 +121,8 @@ pub fn rows_score(rules: &Rules, diff: i64, won: i32) -> PairScore {
 pub fn pair_score(rules: &Rules, a: &[u64; 3], b: &[u64; 3]) -> PairScore {
     let (mut diff, mut won) = (0i64, 0i32);
     for row in 0..3 {
-        let (d, w) = row_outcome(rules, row, a[row], b[row]);
+        let (ka, kb) = (a[row], b[row]);
+        let (d, w) = row_outcome(rules, row, ka.cmp(&kb), key_category(ka), key_category(kb));
         diff += d;
         won += w;
     }

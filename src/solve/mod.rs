@@ -120,14 +120,16 @@ pub fn check_players(players: usize) -> Result<()> {
 /// ([`TableEv::bounded`]), else the whole frontier valued. Settings are ordered by the formula
 /// (remembered per solve, [`FormulaMemo`]) and only the chosen one is calibrated.
 pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
-    let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
-    let (split, formula) = if te.monotone() {
-        scratch.best_split(hand, te.tables.wheel, |c| value.get(c))
-    } else if te.bounded() {
-        let bound = FormulaMemo::new(|c: &[u16; 3]| te.order_bound(c));
-        scratch.best_split_bounded(hand, te.tables.wheel, &|c| value.get(c), &|c| bound.get(c))
-    } else {
+    let (split, formula) = if !te.bounded() {
         best_on_frontier(te, hand, scratch)
+    } else {
+        let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
+        if te.monotone() {
+            scratch.best_split(hand, te.tables.wheel, |c| value.get(c))
+        } else {
+            let bound = FormulaMemo::new(|c: &[u16; 3]| te.order_bound(c));
+            scratch.best_split_bounded(hand, te.tables.wheel, &|c| value.get(c), &|c| bound.get(c))
+        }
     };
     (split, te.calibrate(formula))
 }

@@ -25,9 +25,10 @@ use crate::card::Card;
 use crate::error::{Error, Result};
 use crate::eval::HandRank;
 use crate::rules::Rules;
-use crate::score::{key_category, pair_score, row_key, rows_score};
+use crate::score::{key_category, pair_score, row_key, row_outcome, rows_score};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
+use std::cmp::Ordering;
 
 /// splitmix64: decorrelates neighbouring sample indices.
 pub fn mix(seed: u64, i: u64) -> u64 {
@@ -122,39 +123,6 @@ pub fn sample_opponents(
         .collect()
 }
 
-/// Exact points of a setting with row keys `mine` against these opponents, sweeps included.
-pub fn score_against(rules: &Rules, mine: &[u64; 3], opps: &[Opponent], sweeps: &[bool]) -> i64 {
-    let n = opps.len() + 1;
-    let sweep_on = n >= rules.sweep.min_players && rules.sweep.multiplier > 1;
-    let mult = rules.sweep.multiplier as i64;
-    let mut pts = [0i64; 3];
-    let mut all = true;
-    for (j, o) in opps.iter().enumerate() {
-        match o {
-            Opponent::Natural { value, .. } => {
-                pts[j] = -(*value as i64);
-                all = false;
-            }
-            Opponent::Surrendered { .. } => {
-                pts[j] = rules.surrender.unwrap_or(0) as i64;
-                all = false;
-            }
-            Opponent::Played { keys, .. } => {
-                let ps = pair_score(rules, mine, keys);
-                pts[j] = ps.points;
-                all &= ps.a_scoops;
-                if sweep_on && ps.b_scoops && sweeps[j] {
-                    pts[j] *= mult;
-                }
-            }
-        }
-    }
-    if sweep_on && all {
-        pts.iter_mut().for_each(|p| *p *= mult);
-    }
-    pts[..opps.len()].iter().sum()
-}
-
 /// For each opponent: whether it scoops every other opponent (so that scooping us too makes a
 /// sweep).
 pub fn opponent_sweeps(rules: &Rules, opps: &[Opponent]) -> Vec<bool> {
@@ -210,7 +178,7 @@ impl PointsTable {
 /// Row categories ([`key_category`]: high card to straight flush).
 const CATEGORIES: usize = 9;
 
-/// One row's [`crate::score::row_outcome`] packed so that three of them add up: the units moved times 8, plus
+/// One row's [`row_outcome`] packed so that three of them add up: the units moved times 8, plus
 /// the won code + 1 (0 to 2, so three sum to at most 6 and never carry).
 #[inline]
 fn pack((units, won): (i64, i32)) -> i64 {
@@ -220,22 +188,22 @@ fn pack((units, won): (i64, i32)) -> i64 {
 /// The candidates' rows with each distinct row key once, so that a sample compares a row with
 /// an opponent's once however many candidates share it (about 150 distinct rows among 120
 /// frontier plays, against 360 row comparisons), and a candidate's matchup is then three
-/// lookups, two additions and a [`PointsTable`] read. Scores exactly as [`score_against`]
-/// (tested against it).
+/// lookups, two additions and a [`PointsTable`] read. Scores exactly as one `pair_score` a
+/// matchup with the table's sweeps would (tested against that).
 pub struct CandidateScorer<'a> {
     rules: &'a Rules,
     table: PointsTable,
     /// Distinct keys of each row (front, middle, back), ascending, and their categories.
     keys: [Vec<u64>; 3],
     cats: [Vec<u8>; 3],
-    /// Per row, the packed [`crate::score::row_outcome`] of a row of category `a` that beats one of category
+    /// Per row, the packed [`row_outcome`] of a row of category `a` that beats one of category
     /// `b` (`won[r][a][b]`), and of one that loses to it (`lost[r][a][b]`).
     won: [[[i64; CATEGORIES]; CATEGORIES]; 3],
     lost: [[[i64; CATEGORIES]; CATEGORIES]; 3],
     /// Per candidate, where each of its rows sits in `keys`.
     index: Vec<[u32; 3]>,
     /// Per played opponent of the current sample and row: each distinct key's packed
-    /// [`crate::score::row_outcome`] against the opponent's row, `keys[r].len()` entries per opponent.
+    /// [`row_outcome`] against the opponent's row, `keys[r].len()` entries per opponent.
     outcomes: [Vec<i64>; 3],
     /// Per played opponent: whether it scoops every other opponent ([`opponent_sweeps`]).
     sweeps: Vec<bool>,
@@ -271,8 +239,8 @@ impl<'a> CandidateScorer<'a> {
         for r in 0..3 {
             for a in 0..CATEGORIES {
                 for b in 0..CATEGORIES {
-                    won[r][a][b] = pack((rules.win_value(r, a, b).0 as i64, 1));
-                    lost[r][a][b] = pack((-(rules.win_value(r, b, a).0 as i64), -1));
+                    won[r][a][b] = pack(row_outcome(rules, r, Ordering::Greater, a, b));
+                    lost[r][a][b] = pack(row_outcome(rules, r, Ordering::Less, a, b));
                 }
             }
         }
@@ -379,11 +347,6 @@ pub struct SquareSum {
 
 impl SquareSum {
     #[inline]
-    pub fn add_square(&mut self, p: i64) {
-        let sq = (p.unsigned_abs() as u128) * (p.unsigned_abs() as u128);
-        self.add(SquareSum { lo: sq, hi: 0 });
-    }
-    #[inline]
     pub fn add(&mut self, other: SquareSum) {
         let (lo, carry) = self.lo.overflowing_add(other.lo);
         self.lo = lo;
@@ -450,8 +413,7 @@ struct WordSums {
 impl WordSums {
     #[inline]
     fn add(&mut self, p: i64, diff: i64) {
-        self.sum += p;
-        self.sq += p.unsigned_abs() as u128 * p.unsigned_abs() as u128;
+        self.add_points(p);
         self.diff += diff;
         self.diff_sq += diff.unsigned_abs() as u128 * diff.unsigned_abs() as u128;
     }
@@ -581,14 +543,13 @@ pub fn race(
     // sums moved out in machine words every `flush_every` samples
     let run_chunk = |scorer: &mut CandidateScorer,
                      chunk: std::ops::Range<usize>,
-                     step: std::ops::Range<usize>,
-                     live: &[usize],
-                     racing: bool| {
+                     samples: std::ops::Range<usize>,
+                     live: &[usize]| {
         let mut out = vec![Sums::default(); k];
         let mut local = vec![WordSums::default(); k];
         let mut pending = 0;
         with_scratch(|scratch| {
-            for i in chunk.start.max(step.start)..chunk.end.min(step.end) {
+            for i in chunk.start.max(samples.start)..chunk.end.min(samples.end) {
                 let opps = sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
                 scorer.load(&opps, &opponent_sweeps(rules, &opps));
                 if racing {
@@ -635,7 +596,6 @@ pub fn race(
                 chunk * CHUNK..(chunk + 1) * CHUNK,
                 start..end,
                 &live,
-                racing,
             )
         };
         let block = match inline_scorer.as_mut() {
@@ -726,6 +686,41 @@ fn drop_beaten(sums: &[Sums], alive: &mut [bool], z: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reference scorer [`CandidateScorer`] is tested against: exact points of a setting
+    /// with row keys `mine` against these opponents, sweeps included, one `pair_score` a
+    /// matchup.
+    fn score_against(rules: &Rules, mine: &[u64; 3], opps: &[Opponent], sweeps: &[bool]) -> i64 {
+        let n = opps.len() + 1;
+        let sweep_on = n >= rules.sweep.min_players && rules.sweep.multiplier > 1;
+        let mult = rules.sweep.multiplier as i64;
+        let mut pts = [0i64; 3];
+        let mut all = true;
+        for (j, o) in opps.iter().enumerate() {
+            match o {
+                Opponent::Natural { value, .. } => {
+                    pts[j] = -(*value as i64);
+                    all = false;
+                }
+                Opponent::Surrendered { .. } => {
+                    pts[j] = rules.surrender.unwrap_or(0) as i64;
+                    all = false;
+                }
+                Opponent::Played { keys, .. } => {
+                    let ps = pair_score(rules, mine, keys);
+                    pts[j] = ps.points;
+                    all &= ps.a_scoops;
+                    if sweep_on && ps.b_scoops && sweeps[j] {
+                        pts[j] *= mult;
+                    }
+                }
+            }
+        }
+        if sweep_on && all {
+            pts.iter_mut().for_each(|p| *p *= mult);
+        }
+        pts[..opps.len()].iter().sum()
+    }
 
     #[test]
     fn normal_quantile_matches_known_values() {
