@@ -33,14 +33,14 @@ demo: wheel
 
 lint: $(VENV)/.ready
 	cargo fmt --check
-	cargo clippy --all-targets --features python --quiet -- -D warnings
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	$(VENV)/bin/ruff check python tests benches
 	$(VENV)/bin/ruff format --check python tests benches
 	$(VENV)/bin/mypy
 	MYPYPATH=python $(PY) -m mypy.stubtest chinese_poker._core --allowlist stubtest-allowlist.txt --mypy-config-file pyproject.toml
 
 rust-test:
-	cargo test --release --quiet
+	cargo test --release --quiet -p chinese-poker
 
 py-test: $(VENV)/.ready
 	$(PY) -m pytest -q --benchmark-disable
@@ -66,7 +66,7 @@ test: wheel
 
 bench: wheel
 	$(PY) -m pytest benches -q --benchmark-only --benchmark-columns=median,ops,rounds
-	cargo bench --bench eval --bench score --bench solve
+	cargo bench -p chinese-poker --bench eval --bench score --bench solve
 	$(PY) benches/simulate_costs.py
 	$(PY) benches/compare_wheel.py
 

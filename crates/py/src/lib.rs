@@ -1,4 +1,5 @@
-//! The only PyO3 code of the crate: conversions, errors and GIL handling around the core.
+//! The extension module `chinese_poker._core`: conversions, errors and GIL handling around the
+//! `chinese_poker` crate, and nothing else.
 
 mod arrays;
 mod cards;
@@ -11,13 +12,14 @@ mod score;
 mod sim;
 mod solve;
 
-use crate::error::Error;
+use crate::errors::py_err;
+use chinese_poker::error::Error;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt};
 
 /// The error for argument `name`, with `reason` saying what it accepts.
 fn bad_arg(name: &str, reason: impl Into<String>) -> PyErr {
-    PyErr::from(Error::InvalidArgument {
+    py_err(Error::InvalidArgument {
         name: name.into(),
         reason: reason.into(),
     })
@@ -53,13 +55,13 @@ fn int_arg(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128) -> PyResult<i
 }
 
 /// Checks a `threads=` argument: `None` (all cores) or 1..=`MAX_THREADS` (see
-/// `crate::parallel` for why larger counts are refused).
+/// `chinese_poker::parallel` for why larger counts are refused).
 fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     match threads {
         None => Ok(None),
         Some(t) if t.is_none() => Ok(None),
         Some(t) => {
-            let max = crate::parallel::MAX_THREADS as i128;
+            let max = chinese_poker::parallel::MAX_THREADS as i128;
             int_arg(t, "threads", 1, max).map(|n| Some(n as usize))
         }
     }
@@ -95,20 +97,20 @@ mod _core {
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {
         use super::PyModuleMethods;
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-        m.add("MAX_THREADS", crate::parallel::MAX_THREADS)?;
-        m.add("MAX_SAMPLES", crate::solve::MAX_SAMPLES)?;
-        let budget = crate::solve::Budget::default();
+        m.add("MAX_THREADS", chinese_poker::parallel::MAX_THREADS)?;
+        m.add("MAX_SAMPLES", chinese_poker::solve::MAX_SAMPLES)?;
+        let budget = chinese_poker::solve::Budget::default();
         m.add("MC_SAMPLES", budget.samples)?;
         m.add("MC_CONFIDENCE", budget.confidence)?;
         m.add("MC_CANDIDATES", budget.candidates)?;
-        let train = crate::solve::train::TrainConfig::default();
+        let train = chinese_poker::solve::train::TrainConfig::default();
         m.add(
             "CALIBRATION_HANDS_PER_DEAL",
-            crate::solve::train::CALIBRATION_HANDS_PER_DEAL,
+            chinese_poker::solve::train::CALIBRATION_HANDS_PER_DEAL,
         )?;
         m.add("CALIBRATION_STEPS", train.calibration_iters)?;
         // the `naturals` code of batch and simulation results for "no natural"
-        m.add("NO_NATURAL", crate::solve::BATCH_NO_NATURAL)?;
+        m.add("NO_NATURAL", chinese_poker::solve::BATCH_NO_NATURAL)?;
         super::rules::add_names(m)
     }
 }

@@ -5,13 +5,14 @@ use super::cards::extract_cards;
 use super::decision::extract_decisions;
 use super::results::PySolution;
 use super::rules::PyRules;
-use crate::card::validate_rows;
-use crate::error::Error;
-use crate::eval::Wheel;
-use crate::rules::Rules;
-use crate::solve::monte_carlo::{sample_opponents, Opponent};
-use crate::solve::train::{train, TrainConfig};
-use crate::solve::{
+use crate::errors::{py_err, OrPyErr};
+use chinese_poker::card::validate_rows;
+use chinese_poker::error::Error;
+use chinese_poker::eval::Wheel;
+use chinese_poker::rules::Rules;
+use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
+use chinese_poker::solve::train::{train, TrainConfig};
+use chinese_poker::solve::{
     self as core_solve, tables_key as core_tables_key, with_scratch, Classes, Model, Objective,
     OutcomeTables, Policy, RowValues, Split, TableEv,
 };
@@ -46,9 +47,9 @@ fn extract_hand(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 13]> {
         .map_err(|v: Vec<u8>| Error::InvalidShape {
             what: "hand".into(),
             expected: "13 cards".into(),
-            got: crate::error::count(v.len(), "card"),
+            got: chinese_poker::error::count(v.len(), "card"),
         })
-        .map_err(PyErr::from)
+        .map_err(py_err)
 }
 
 /// Compiled outcome tables for one rule set and table size (built by `chinese_poker.solver`).
@@ -74,11 +75,18 @@ impl PyTableEv {
             middle.as_array().to_vec(),
             back.as_array().to_vec(),
         ];
-        let model = model.map(Model::from_json).transpose()?.unwrap_or_default();
-        let tables = OutcomeTables::new(r.wheel, dist, scoop_rate)?.with_model(model)?;
+        let model = model
+            .map(Model::from_json)
+            .transpose()
+            .py()?
+            .unwrap_or_default();
+        let tables = OutcomeTables::new(r.wheel, dist, scoop_rate)
+            .py()?
+            .with_model(model)
+            .py()?;
         TableEv::new(r, players, tables)
             .map(|t| PyTableEv(Arc::new(t)))
-            .map_err(PyErr::from)
+            .map_err(py_err)
     }
     #[getter]
     fn players(&self) -> usize {
@@ -120,7 +128,7 @@ impl PyRowValues {
         ];
         RowValues::new(w, values)
             .map(|v| PyRowValues(Arc::new(v)))
-            .map_err(PyErr::from)
+            .map_err(py_err)
     }
     #[getter]
     fn monotone(&self) -> bool {
@@ -225,7 +233,7 @@ impl PyObjective {
     fn best_response(opponents: &Bound<'_, PyAny>) -> PyResult<Self> {
         let opps = extract_decisions(opponents, "BestResponse opponents", 1)?;
         if !(1..=3).contains(&opps.len()) {
-            return Err(PyErr::from(Error::InvalidShape {
+            return Err(py_err(Error::InvalidShape {
                 what: "BestResponse opponents".into(),
                 expected: "1 to 3 opponents".into(),
                 got: opps.len().to_string(),
@@ -251,7 +259,7 @@ impl PyObjective {
         let seed = super::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
         let confidence = confidence.unwrap_or(defaults.confidence);
         if !(0.0..1.0).contains(&confidence) {
-            return Err(PyErr::from(Error::InvalidArgument {
+            return Err(py_err(Error::InvalidArgument {
                 name: "confidence".into(),
                 reason: format!(
                     "expected 0 (no racing) or a probability below 1, got {confidence}"
@@ -298,7 +306,7 @@ impl PyObjective {
 }
 
 /// The checked hands of a flat `codes` array of 13-code rows (errors name the row and card).
-fn hand_rows(flat: &[u8]) -> crate::error::Result<Vec<[u8; 13]>> {
+fn hand_rows(flat: &[u8]) -> chinese_poker::error::Result<Vec<[u8; 13]>> {
     validate_rows(flat, 13, "codes")?;
     Ok(flat
         .chunks_exact(13)
@@ -326,12 +334,12 @@ pub fn _solve_seconds(
     top_k: &Bound<'_, PyAny>,
 ) -> PyResult<f64> {
     let (flat, _) = super::arrays::u8_rows(codes, "codes", &[13])?;
-    let hands = hand_rows(&flat)?;
+    let hands = hand_rows(&flat).py()?;
     let players = super::int_arg(players, "players", 2, 4)? as usize;
     let top_k = top_k_arg(Some(top_k))?;
     let (r, objective) = (&rules.get().0, &objective.get().0);
     if let Some(h) = hands.first() {
-        core_solve::solve(h, r, players, objective, top_k)?;
+        core_solve::solve(h, r, players, objective, top_k).py()?;
     }
     let mut runs: Vec<f64> = py.detach(|| {
         (0..5)
@@ -370,11 +378,13 @@ pub fn solve(
     let players = match objective {
         Objective::BestResponse(opps) => opps.len() + 1,
         _ => {
-            let n = super::int_arg(players, "players", 2, 4).map_err(|_| Error::InvalidShape {
-                what: "players".into(),
-                expected: "2 to 4".into(),
-                got: players.repr().map(|r| r.to_string()).unwrap_or_default(),
-            })?;
+            let n = super::int_arg(players, "players", 2, 4)
+                .map_err(|_| Error::InvalidShape {
+                    what: "players".into(),
+                    expected: "2 to 4".into(),
+                    got: players.repr().map(|r| r.to_string()).unwrap_or_default(),
+                })
+                .py()?;
             n as usize
         }
     };
@@ -402,7 +412,8 @@ pub fn solve(
             py.detach(|| core_solve::solve(&h, r, players, objective, top_k))
         }
         _ => core_solve::solve(&h, r, players, objective, top_k),
-    }?;
+    }
+    .py()?;
     Ok(PySolution::new(sol, players, rules_name.to_string()))
 }
 
@@ -452,7 +463,7 @@ pub fn solve_batch<'py>(
 ) -> PyResult<BatchArrays<'py>> {
     let threads = super::threads_arg(threads)?;
     let Objective::TableEv(te) = &objective.get().0 else {
-        return Err(PyErr::from(Error::InvalidArgument {
+        return Err(py_err(Error::InvalidArgument {
             name: "objective".into(),
             reason: format!(
                 "only the TableEV objective runs in batches, got {}",
@@ -462,15 +473,15 @@ pub fn solve_batch<'py>(
     };
     let (flat, _) = super::arrays::u8_rows(codes, "codes", &[13])?;
     let r = &rules.get().0;
-    core_solve::check_players(te.players)?;
+    core_solve::check_players(te.players).py()?;
     let n = flat.len() / 13;
     let mut out_codes = vec![[0u8; 13]; n];
     let mut values = vec![0f64; n];
     let mut choices = vec![0u8; n];
     let mut naturals = vec![0u8; n];
-    let hands = py.detach(|| hand_rows(&flat))?;
+    let hands = py.detach(|| hand_rows(&flat)).py()?;
     if te.tables.wheel != r.wheel {
-        return Err(PyErr::from(Error::InvalidRules {
+        return Err(py_err(Error::InvalidRules {
             field: "tables".into(),
             reason: "the tables were trained for the other wheel".into(),
         }));
@@ -484,7 +495,7 @@ pub fn solve_batch<'py>(
         let (v, ch) = (&mut values[start..end], &mut choices[start..end]);
         let nat = &mut naturals[start..end];
         py.detach(|| {
-            crate::parallel::with_threads(threads, || {
+            chinese_poker::parallel::with_threads(threads, || {
                 core_solve::solve_batch_table_ev(te, r, h, c, v, ch, nat)
             })
         });
@@ -527,7 +538,7 @@ pub fn train_tables<'py>(
     };
     let calibration_hands = match calibration_hands {
         Some(h) => super::int_arg(h, "calibration_hands", 0, 100_000_000)? as usize,
-        None => crate::solve::train::CALIBRATION_HANDS_PER_DEAL * deals,
+        None => chinese_poker::solve::train::CALIBRATION_HANDS_PER_DEAL * deals,
     };
     let calibration_iters = match calibration_iters {
         Some(h) => super::int_arg(h, "calibration_iters", 0, 100)? as usize,
@@ -552,7 +563,7 @@ pub fn train_tables<'py>(
     };
     let mut callback_err: Option<PyErr> = None;
     let report = py.detach(|| {
-        crate::parallel::with_threads(threads, || {
+        chinese_poker::parallel::with_threads(threads, || {
             train(&r, &cfg, &mut |iter, delta| {
                 Python::attach(|py| {
                     let res = py.check_signals().and_then(|_| match &progress {
@@ -573,7 +584,7 @@ pub fn train_tables<'py>(
     if let Some(e) = callback_err {
         return Err(e);
     }
-    let report = report?;
+    let report = report.py()?;
     let d = PyDict::new(py);
     let [f, m, b] = report.tables.dist;
     d.set_item("front", PyArray1::from_vec(py, f))?;

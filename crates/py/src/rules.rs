@@ -3,15 +3,16 @@
 //! schema"). A rule set crosses the boundary as JSON text and is parsed and validated once, by
 //! the core.
 
-use crate::error::Error;
-use crate::eval::Category;
-use crate::presets::{self, PRESET_NAMES};
-use crate::rules::{schema, NaturalKind, Row, Rules, MAX_MULTIPLIER, MAX_UNITS};
+use crate::errors::py_err;
+use chinese_poker::error::Error;
+use chinese_poker::eval::Category;
+use chinese_poker::presets::{self, PRESET_NAMES};
+use chinese_poker::rules::{schema, NaturalKind, Row, Rules, MAX_MULTIPLIER, MAX_UNITS};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 fn bad(field: &str, reason: String) -> PyErr {
-    PyErr::from(Error::InvalidRules {
+    py_err(Error::InvalidRules {
         field: field.into(),
         reason,
     })
@@ -37,7 +38,7 @@ impl PyRules {
         // a long text parses without the GIL
         py.detach(|| Rules::from_json(spec))
             .map(PyRules)
-            .map_err(PyErr::from)
+            .map_err(py_err)
     }
 
     /// The data form of the rule fields as JSON text (no name, description or source).
@@ -73,7 +74,7 @@ pub fn preset_json(name: &str) -> PyResult<String> {
     presets::find(name)
         .map(|p| p.data().to_string())
         .ok_or_else(|| {
-            PyErr::from(Error::InvalidRules {
+            py_err(Error::InvalidRules {
                 field: "preset".into(),
                 reason: format!(
                     "unknown preset {name:?}; expected one of {}",
@@ -87,7 +88,7 @@ pub fn preset_json(name: &str) -> PyResult<String> {
 #[pyfunction]
 pub fn standard_bonus_json() -> String {
     let rules = Rules {
-        bonus: crate::rules::standard_bonus_table(),
+        bonus: chinese_poker::rules::standard_bonus_table(),
         ..Rules::default()
     };
     rules.to_data()["bonus"].to_string()

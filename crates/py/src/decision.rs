@@ -9,11 +9,12 @@
 //! and, for card problems, the row.
 
 use super::cards::extract_cards;
-use crate::card::Card;
-use crate::error::Error;
-use crate::rules::{NaturalKind, Row};
-use crate::score::Decision;
-use crate::setting::Setting;
+use crate::errors::{py_err, OrPyErr};
+use chinese_poker::card::Card;
+use chinese_poker::error::Error;
+use chinese_poker::rules::{NaturalKind, Row};
+use chinese_poker::score::Decision;
+use chinese_poker::setting::Setting;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple, PyType};
@@ -57,7 +58,7 @@ fn setting_from_rows(
             .map_err(|e| with_context(py, e, &format!("player {player}, {} row", row.name())))?;
     }
     Setting::new(&cards[0], &cards[1], &cards[2])
-        .map_err(PyErr::from)
+        .map_err(py_err)
         .map_err(|e| with_context(py, e, &format!("player {player}")))
 }
 
@@ -79,18 +80,23 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
     }
     if obj.is_instance(c.declare.bind(py))? {
         let key = obj.getattr("natural")?;
-        let key = key.cast::<PyString>().map_err(|_| Error::InvalidDecision {
-            player,
-            reason: format!(
-                "natural: expected a natural's name, got {}",
-                key.repr().map(|r| r.to_string()).unwrap_or_default()
-            ),
-        })?;
+        let key = key
+            .cast::<PyString>()
+            .map_err(|_| Error::InvalidDecision {
+                player,
+                reason: format!(
+                    "natural: expected a natural's name, got {}",
+                    key.repr().map(|r| r.to_string()).unwrap_or_default()
+                ),
+            })
+            .py()?;
         let key = key.to_str()?;
-        let natural = NaturalKind::from_key(key).map_err(|_| Error::InvalidDecision {
-            player,
-            reason: format!("unknown natural {key:?}"),
-        })?;
+        let natural = NaturalKind::from_key(key)
+            .map_err(|_| Error::InvalidDecision {
+                player,
+                reason: format!("unknown natural {key:?}"),
+            })
+            .py()?;
         let setting = setting_attrs(py, player, &obj.getattr("setting")?)?;
         return Ok(Decision::Declare { natural, setting });
     }
@@ -107,10 +113,10 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
     match rows {
         Some(rows) => match <[Bound<'_, PyAny>; 3]>::try_from(rows) {
             Ok(rows) => Ok(Decision::Play(setting_from_rows(py, player, rows)?)),
-            Err(rows) => Err(PyErr::from(Error::InvalidShape {
+            Err(rows) => Err(py_err(Error::InvalidShape {
                 what: format!("player {player}"),
                 expected: "3 rows (front, middle, back)".into(),
-                got: crate::error::count(rows.len(), "row"),
+                got: chinese_poker::error::count(rows.len(), "row"),
             })),
         },
         None => {
@@ -119,7 +125,7 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
             } else {
                 obj.get_type().name()?.to_string()
             };
-            Err(PyErr::from(Error::InvalidDecision {
+            Err(py_err(Error::InvalidDecision {
                 player,
                 reason: format!(
                     "expected a Setting, Declare, Surrender or (front, middle, back), got {what}"
@@ -136,26 +142,29 @@ pub fn extract_decisions(
     first_seat: usize,
 ) -> PyResult<Vec<Decision>> {
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
-        return Err(PyErr::from(Error::InvalidShape {
+        return Err(py_err(Error::InvalidShape {
             what: what.into(),
             expected: "a sequence of player decisions".into(),
             got: "a string".into(),
         }));
     }
-    let iter = obj.try_iter().map_err(|_| Error::InvalidShape {
-        what: what.into(),
-        expected: "a sequence of player decisions".into(),
-        got: obj
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_default(),
-    })?;
+    let iter = obj
+        .try_iter()
+        .map_err(|_| Error::InvalidShape {
+            what: what.into(),
+            expected: "a sequence of player decisions".into(),
+            got: obj
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+        })
+        .py()?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
         // a table has at most 4 seats: stop reading an endless iterable early
         if out.len() > 4 {
-            return Err(PyErr::from(Error::InvalidShape {
+            return Err(py_err(Error::InvalidShape {
                 what: what.into(),
                 expected: "at most 4 players".into(),
                 got: "more".into(),

@@ -1,8 +1,9 @@
 //! Row evaluation for Python: `HandRank`, `evaluate`, and the numpy batch path.
 
 use super::cards::{extract_cards, int_arg, IntArg, PyCard};
-use crate::error::Error;
-use crate::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
+use crate::errors::{py_err, OrPyErr};
+use chinese_poker::error::Error;
+use chinese_poker::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -17,7 +18,7 @@ pub fn parse_wheel(wheel: &str) -> PyResult<Wheel> {
             .iter()
             .map(|w| format!("'{}'", w.name()))
             .collect();
-        PyErr::from(Error::InvalidRules {
+        py_err(Error::InvalidRules {
             field: "wheel".into(),
             reason: format!("expected one of {}, got {wheel:?}", names.join(", ")),
         })
@@ -38,7 +39,7 @@ pub struct PyHandRank(pub HandRank);
 /// A `HandRank` from its raw value; errors name the argument `raw`.
 fn rank_from_raw_arg(raw: &Bound<'_, PyAny>) -> PyResult<PyHandRank> {
     let bad = |got: String| {
-        PyErr::from(Error::InvalidArgument {
+        py_err(Error::InvalidArgument {
             name: "raw".into(),
             reason: format!(
                 "expected a HandRank.raw value from evaluate/evaluate_batch, got {got}"
@@ -67,7 +68,7 @@ impl PyHandRank {
     fn new(raw: &Bound<'_, PyAny>, description: Option<&str>) -> PyResult<Self> {
         let rank = rank_from_raw_arg(raw)?;
         match description {
-            Some(d) if d != rank.0.describe() => Err(PyErr::from(Error::InvalidArgument {
+            Some(d) if d != rank.0.describe() => Err(py_err(Error::InvalidArgument {
                 name: "description".into(),
                 reason: format!(
                     "HandRank {} is {:?}, not {d:?}",
@@ -152,9 +153,7 @@ pub fn evaluate(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<PyHandRank> {
         return Ok(PyHandRank(rank));
     }
     let cards = extract_cards(cards)?;
-    core_evaluate(&cards, w)
-        .map(PyHandRank)
-        .map_err(PyErr::from)
+    core_evaluate(&cards, w).map(PyHandRank).map_err(py_err)
 }
 
 /// The per-call hot path (docs/architecture.md, "Performance budgets": 150 ns): a list or tuple of 3 or 5 distinct `int`
@@ -209,15 +208,15 @@ pub fn evaluate_batch<'py>(
     let threads = super::threads_arg(threads)?;
     let w = parse_wheel(wheel)?;
     let (data, width) = super::arrays::u8_rows(codes, "codes", &[3, 5])?;
-    let out = py.detach(|| -> crate::error::Result<Vec<u32>> {
-        crate::card::validate_rows(&data, width, "codes")?;
+    let out = py.detach(|| -> chinese_poker::error::Result<Vec<u32>> {
+        chinese_poker::card::validate_rows(&data, width, "codes")?;
         let ev = Evaluator::new(w);
-        Ok(crate::parallel::with_threads(threads, || {
+        Ok(chinese_poker::parallel::with_threads(threads, || {
             data.par_chunks(width.max(1))
                 .with_min_len(4096)
                 .map(|row| ev.eval_codes(row).raw())
                 .collect()
         }))
     });
-    Ok(PyArray1::from_vec(py, out?))
+    Ok(PyArray1::from_vec(py, out.py()?))
 }

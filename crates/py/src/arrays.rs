@@ -11,8 +11,9 @@
 //!
 //! Also here: `parse_hands`, text to the same `uint8` arrays.
 
-use crate::card::{parse_cards, Card};
-use crate::error::Error;
+use crate::errors::{py_err, OrPyErr};
+use chinese_poker::card::{parse_cards, Card};
+use chinese_poker::error::Error;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -32,25 +33,30 @@ pub fn u8_rows(obj: &Bound<'_, PyAny>, what: &str, widths: &[usize]) -> PyResult
             got,
         }
     };
-    let untyped = obj.cast::<PyUntypedArray>().map_err(|_| {
-        let type_name = obj.get_type().name().map(|n| n.to_string());
-        shape_err(format!("a {} object", type_name.unwrap_or_default()))
-    })?;
+    let untyped = obj
+        .cast::<PyUntypedArray>()
+        .map_err(|_| {
+            let type_name = obj.get_type().name().map(|n| n.to_string());
+            shape_err(format!("a {} object", type_name.unwrap_or_default()))
+        })
+        .py()?;
     let dtype = untyped.dtype().to_string();
     if untyped.ndim() != 2 || !widths.contains(&untyped.shape()[1]) {
-        return Err(PyErr::from(shape_err(format!(
+        return Err(py_err(shape_err(format!(
             "shape {:?} ({dtype})",
             untyped.shape()
         ))));
     }
     let typed = obj
         .cast::<PyArray2<u8>>()
-        .map_err(|_| shape_err(format!("dtype {dtype}")))?;
+        .map_err(|_| shape_err(format!("dtype {dtype}")))
+        .py()?;
     let width = untyped.shape()[1];
     // The borrow lasts only for the copy, with the GIL held.
     let ro = typed
         .try_readonly()
-        .map_err(|_| shape_err("an array being written by Rust code on another thread".into()))?;
+        .map_err(|_| shape_err("an array being written by Rust code on another thread".into()))
+        .py()?;
     let view = ro.as_array();
     let data = match view.as_slice() {
         Some(s) => s.to_vec(),
@@ -69,13 +75,13 @@ pub fn parse_hands<'py>(
     cards: usize,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     if !(1..=52).contains(&cards) {
-        return Err(PyErr::from(Error::InvalidArgument {
+        return Err(py_err(Error::InvalidArgument {
             name: "cards".into(),
             reason: format!("expected 1 to 52 cards per line, got {cards}"),
         }));
     }
     let not_lines = |got: String| {
-        PyErr::from(Error::InvalidShape {
+        py_err(Error::InvalidShape {
             what: "lines".into(),
             expected: "an iterable of card strings".into(),
             got,
@@ -98,7 +104,7 @@ pub fn parse_hands<'py>(
     for (i, item) in iter.enumerate() {
         let item = item?;
         let text = item.cast::<PyString>().map_err(|_| {
-            PyErr::from(Error::InvalidShape {
+            py_err(Error::InvalidShape {
                 what: format!("line {i}"),
                 expected: "a string of cards".into(),
                 got: item
@@ -110,10 +116,10 @@ pub fn parse_hands<'py>(
         })?;
         let parsed = parse_cards(text.to_str()?).map_err(|e| in_line(i, e))?;
         if parsed.len() != cards {
-            return Err(PyErr::from(Error::InvalidShape {
+            return Err(py_err(Error::InvalidShape {
                 what: format!("line {i}"),
                 expected: format!("{cards} cards"),
-                got: crate::error::count(parsed.len(), "card"),
+                got: chinese_poker::error::count(parsed.len(), "card"),
             }));
         }
         out.extend(parsed.iter().map(|c: &Card| c.code()));
@@ -145,5 +151,5 @@ fn in_line(line: usize, e: Error) -> PyErr {
         },
         other => other,
     };
-    PyErr::from(e)
+    py_err(e)
 }

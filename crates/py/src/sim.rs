@@ -7,9 +7,10 @@
 
 use super::rules::PyRules;
 use super::solve::{PyObjective, PyTableEv};
-use crate::error::Error;
-use crate::sim::{self, Policy, RoundColumns};
-use crate::solve::Objective;
+use crate::errors::{py_err, OrPyErr};
+use chinese_poker::error::Error;
+use chinese_poker::sim::{self, Policy, RoundColumns};
+use chinese_poker::solve::Objective;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -25,7 +26,7 @@ type SeatDecisions<'py> = (
 
 fn policy_spec(seat: usize, spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
     let bad = |reason: String| {
-        PyErr::from(Error::InvalidArgument {
+        py_err(Error::InvalidArgument {
             name: format!("policies[{seat}]"),
             reason,
         })
@@ -34,7 +35,7 @@ fn policy_spec(seat: usize, spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
         .cast::<PyTuple>()
         .map_err(|_| bad(format!("expected a policy spec tuple, got {spec}")))?;
     let tag: String = t.get_item(0)?.extract()?;
-    let table = || -> PyResult<std::sync::Arc<crate::solve::TableEv>> {
+    let table = || -> PyResult<std::sync::Arc<chinese_poker::solve::TableEv>> {
         Ok(t.get_item(1)?.cast::<PyTableEv>()?.get().0.clone())
     };
     Ok(match tag.as_str() {
@@ -43,7 +44,7 @@ fn policy_spec(seat: usize, spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
         "monte_carlo" => match &t.get_item(1)?.cast::<PyObjective>()?.get().0 {
             Objective::MonteCarlo {
                 budget,
-                policy: crate::solve::Policy::TableEv(table),
+                policy: chinese_poker::solve::Policy::TableEv(table),
                 ..
             } => Policy::MonteCarlo {
                 table: table.clone(),
@@ -73,7 +74,7 @@ pub fn deal<'py>(
     seed: u64,
     first: u64,
 ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
-    let flat = py.detach(|| sim::deal(seed, first, rounds, players))?;
+    let flat = py.detach(|| sim::deal(seed, first, rounds, players)).py()?;
     PyArray1::from_vec(py, flat).reshape([rounds, players, 13])
 }
 
@@ -118,9 +119,13 @@ pub fn simulate_chunk<'py>(
         .map(|(s, p)| policy_spec(s, p))
         .collect::<PyResult<Vec<_>>>()?;
     let r = &rules.get().0;
-    let cols = py.detach(|| {
-        crate::parallel::with_threads(threads, || sim::simulate(r, &policies, seed, first, count))
-    })?;
+    let cols = py
+        .detach(|| {
+            chinese_poker::parallel::with_threads(threads, || {
+                sim::simulate(r, &policies, seed, first, count)
+            })
+        })
+        .py()?;
     columns_dict(py, cols)
 }
 
@@ -143,11 +148,13 @@ pub fn duel_chunk<'py>(
     let threads = super::threads_arg(threads)?;
     let (a, b) = (policy_spec(0, a)?, policy_spec(1, b)?);
     let r = &rules.get().0;
-    let deals = py.detach(|| {
-        crate::parallel::with_threads(threads, || {
-            sim::duel_deals(r, players, &a, &b, seed, first, count)
+    let deals = py
+        .detach(|| {
+            chinese_poker::parallel::with_threads(threads, || {
+                sim::duel_deals(r, players, &a, &b, seed, first, count)
+            })
         })
-    })?;
+        .py()?;
     Ok((
         PyArray1::from_vec(py, deals.edge),
         PyArray1::from_vec(py, deals.same),
@@ -174,7 +181,7 @@ pub fn settle_rounds<'py>(
         || choices.shape() != [rounds, players]
         || naturals.shape() != [rounds, players]
     {
-        return Err(Error::InvalidShape {
+        return Err(py_err(Error::InvalidShape {
             what: "settle_rounds".into(),
             expected: "settings (R, P, 13), choices and naturals (R, P)".into(),
             got: format!(
@@ -183,8 +190,7 @@ pub fn settle_rounds<'py>(
                 choices.shape(),
                 naturals.shape()
             ),
-        }
-        .into());
+        }));
     }
     // One copy each into owned buffers: the arrays stay Python's, and the work runs without the
     // GIL, where another thread could otherwise write to them.
@@ -192,9 +198,13 @@ pub fn settle_rounds<'py>(
     let c = choices.as_array().iter().copied().collect::<Vec<u8>>();
     let n = naturals.as_array().iter().copied().collect::<Vec<u8>>();
     let r = &rules.get().0;
-    let cols = py.detach(|| {
-        crate::parallel::with_threads(threads, || sim::settle_rounds(r, players, &s, &c, &n))
-    })?;
+    let cols = py
+        .detach(|| {
+            chinese_poker::parallel::with_threads(threads, || {
+                sim::settle_rounds(r, players, &s, &c, &n)
+            })
+        })
+        .py()?;
     columns_dict(py, cols)
 }
 
@@ -218,11 +228,13 @@ pub fn decide_seat<'py>(
     let threads = super::threads_arg(threads)?;
     let p = policy_spec(seat, policy)?;
     let r = &rules.get().0;
-    let decided = py.detach(|| {
-        crate::parallel::with_threads(threads, || {
-            sim::decide_seat(r, players, &p, seed, first, count, seat)
+    let decided = py
+        .detach(|| {
+            chinese_poker::parallel::with_threads(threads, || {
+                sim::decide_seat(r, players, &p, seed, first, count, seat)
+            })
         })
-    })?;
+        .py()?;
     let codes: Vec<u8> = decided.iter().flat_map(|d| d.codes).collect();
     let choices: Vec<u8> = decided.iter().map(|d| d.choice.code()).collect();
     let naturals: Vec<u8> = decided.iter().map(|d| d.choice.natural_code()).collect();
@@ -268,8 +280,8 @@ pub fn decision_codes<'py>(
     decision: &Bound<'py, PyAny>,
     seat: usize,
 ) -> PyResult<(Bound<'py, pyo3::types::PyList>, u8, u8)> {
-    use crate::score::Decision;
-    use crate::solve::Choice;
+    use chinese_poker::score::Decision;
+    use chinese_poker::solve::Choice;
     let (choice, setting) = match super::decision::extract_decision(seat, decision)? {
         Decision::Play(s) => (Choice::Play, Some(s)),
         Decision::Declare { natural, setting } => (Choice::Declare(natural), Some(setting)),

@@ -5,9 +5,10 @@ use super::cards::extract_cards;
 use super::decision::extract_decisions;
 use super::results::{py_setting, PySettlement};
 use super::rules::PyRules;
-use crate::error::Error;
-use crate::naturals;
-use crate::score::{self, MAX_BANKROLL};
+use crate::errors::{py_err, OrPyErr};
+use chinese_poker::error::Error;
+use chinese_poker::naturals;
+use chinese_poker::score::{self, MAX_BANKROLL};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 use std::sync::Arc;
@@ -19,7 +20,7 @@ fn bankrolls_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
         return Ok(None);
     };
     let not_sequence = |got: String| {
-        PyErr::from(Error::InvalidShape {
+        py_err(Error::InvalidShape {
             what: "bankrolls".into(),
             expected: "a sequence of ints, one per player".into(),
             got,
@@ -60,7 +61,7 @@ fn dealer_arg(obj: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
         Err(e) => return Err(e),
     };
     seat.ok_or_else(|| {
-        PyErr::from(Error::InvalidShape {
+        py_err(Error::InvalidShape {
             what: "dealer".into(),
             expected: format!("a seat number 0..{}", players.max(1) - 1),
             got: obj.repr().map(|r| r.to_string()).unwrap_or_default(),
@@ -84,7 +85,7 @@ pub fn settle(
     };
     let bankrolls = bankrolls_arg(bankrolls)?;
     // One round is microseconds of work: not worth releasing the GIL.
-    let result = score::settle(&parsed, &rules.get().0, bankrolls.as_deref(), dealer)?;
+    let result = score::settle(&parsed, &rules.get().0, bankrolls.as_deref(), dealer).py()?;
     Ok(PySettlement(Arc::new(result)))
 }
 
@@ -97,7 +98,7 @@ pub fn find_naturals<'py>(
     rules: &Bound<'py, PyRules>,
 ) -> PyResult<Bound<'py, PyList>> {
     let cards = extract_cards(hand)?;
-    let found = naturals::find_naturals(&cards, &rules.get().0)?;
+    let found = naturals::find_naturals(&cards, &rules.get().0).py()?;
     let out = PyList::empty(py);
     for m in found {
         let setting = m.setting.map(|s| py_setting(py, &s)).transpose()?;
@@ -119,7 +120,7 @@ pub fn _settle_seconds(
     let parsed = extract_decisions(decisions, "decisions", 0)?;
     let rounds = super::int_arg(rounds, "rounds", 1, 10_000_000)? as usize;
     let r = &rules.get().0;
-    score::settle(&parsed, r, None, 0)?;
+    score::settle(&parsed, r, None, 0).py()?;
     let mut runs: Vec<f64> = py.detach(|| {
         (0..5)
             .map(|_| {

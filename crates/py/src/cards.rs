@@ -1,7 +1,8 @@
 //! `Card` and `CardSet` as immutable, hashable, picklable Python objects, and card parsing.
 
-use crate::card::{self, Card, CardSet};
-use crate::error::{clip, count, Error};
+use crate::errors::{py_err, OrPyErr};
+use chinese_poker::card::{self, Card, CardSet};
+use chinese_poker::error::{clip, count, Error};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -34,10 +35,10 @@ impl PyCard {
     #[staticmethod]
     fn parse(text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = text_arg("text", text)?;
-        let cards = card::parse_cards(&text)?;
+        let cards = card::parse_cards(&text).py()?;
         match cards.as_slice() {
             [c] => Ok(PyCard(*c)),
-            _ => Err(PyErr::from(Error::InvalidCard {
+            _ => Err(py_err(Error::InvalidCard {
                 token: clip(&text),
                 position: 1,
                 reason: format!("expected one card, got {}", count(cards.len(), "card")),
@@ -112,7 +113,7 @@ impl PyCardSet {
     #[staticmethod]
     fn from_mask(mask: &Bound<'_, PyAny>) -> PyResult<Self> {
         let bad = |got: String| {
-            PyErr::from(Error::InvalidArgument {
+            py_err(Error::InvalidArgument {
                 name: "mask".into(),
                 reason: format!(
                     "expected an int in 0..2**52 (bit n set for card code n), got {got}"
@@ -201,7 +202,11 @@ pub fn display_order(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
 #[pyfunction]
 pub fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
     let text = text_arg("text", text)?;
-    Ok(card::parse_cards(&text)?.into_iter().map(PyCard).collect())
+    Ok(card::parse_cards(&text)
+        .py()?
+        .into_iter()
+        .map(PyCard)
+        .collect())
 }
 
 /// An integer argument as Python holds it.
@@ -245,7 +250,7 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// `InvalidCardError` naming `position` for an integer outside 0..=51.
 fn card_from_int(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Card>> {
     let out_of_range = |token: String| {
-        PyErr::from(Error::InvalidCard {
+        py_err(Error::InvalidCard {
             token,
             position,
             reason: "card codes are 0..=51".into(),
@@ -291,7 +296,7 @@ fn text_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
 fn pystr(s: &Bound<'_, PyString>, position: usize) -> PyResult<String> {
     match s.to_str() {
         Ok(t) => Ok(t.to_string()),
-        Err(_) => Err(PyErr::from(Error::InvalidCard {
+        Err(_) => Err(py_err(Error::InvalidCard {
             token: clip(&s.to_string_lossy()),
             position,
             reason: "text with a lone surrogate is not a card".into(),
@@ -319,7 +324,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Card> {
         return Ok(c.get().0);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Card::parse_token(pystr(s, position)?.trim(), position).map_err(PyErr::from);
+        return Card::parse_token(pystr(s, position)?.trim(), position).map_err(py_err);
     }
     card_from_int(obj, position)?.ok_or_else(|| {
         super::errors::InvalidTypeError::new_err(format!(
@@ -333,7 +338,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Card> {
 /// `bytes` are refused: iterating them would read `b"As"` as the codes 65 and 115.
 pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return card::parse_cards(&pystr(s, 1)?).map_err(PyErr::from);
+        return card::parse_cards(&pystr(s, 1)?).map_err(py_err);
     }
     if let Ok(set) = obj.cast::<PyCardSet>() {
         return Ok(set.get().0.cards_desc());
@@ -352,7 +357,7 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         let c = extract_card(&item?, i + 1)?;
         if seen.contains(c) {
             cards.push(c);
-            card::check_distinct(&cards)?;
+            card::check_distinct(&cards).py()?;
         }
         seen = seen.insert(c);
         cards.push(c);

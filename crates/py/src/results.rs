@@ -9,13 +9,16 @@
 use super::cards::{display, PyCard};
 use super::decision::classes;
 use super::eval::PyHandRank;
-use crate::card::{parse_cards, Card};
-use crate::error::Error;
-use crate::eval::HandRank;
-use crate::rules::{NaturalKind, Row};
-use crate::score::{Matchup, MatchupKind, Payment, PlayerResult, RowOutcome, Settlement, Status};
-use crate::setting::Setting;
-use crate::solve::{Choice, Solution};
+use crate::errors::{py_err, OrPyErr};
+use chinese_poker::card::{parse_cards, Card};
+use chinese_poker::error::Error;
+use chinese_poker::eval::HandRank;
+use chinese_poker::rules::{NaturalKind, Row};
+use chinese_poker::score::{
+    Matchup, MatchupKind, Payment, PlayerResult, RowOutcome, Settlement, Status,
+};
+use chinese_poker::setting::Setting;
+use chinese_poker::solve::{Choice, Solution};
 use pyo3::conversion::FromPyObjectOwned;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -38,12 +41,12 @@ fn setting_of_codes(codes: &[u8; 13]) -> Setting {
 }
 
 /// A setting's text for reprs that cannot be evaluated: rows in the one display order
-/// ([`crate::card::display_order`]), plain letters.
+/// ([`chinese_poker::card::display_order`]), plain letters.
 fn shown(codes: &[u8; 13]) -> String {
     let s = setting_of_codes(codes);
     [&s.front[..], &s.middle[..], &s.back[..]]
         .map(|row| {
-            crate::card::display_order(row)
+            chinese_poker::card::display_order(row)
                 .iter()
                 .map(|c| c.to_string())
                 .collect::<Vec<_>>()
@@ -58,7 +61,7 @@ fn ranks_tuple<'py>(py: Python<'py>, raws: [u32; 3]) -> PyResult<Bound<'py, PyTu
 }
 
 fn damaged(what: &str, reason: impl Into<String>) -> PyErr {
-    PyErr::from(Error::InvalidShape {
+    py_err(Error::InvalidShape {
         what: format!("{what} data"),
         expected: "what to_dict() returns".into(),
         got: reason.into(),
@@ -107,8 +110,9 @@ fn parse_setting(f: &Fields<'_, '_>, text: &str) -> PyResult<Setting> {
     let cards = rows
         .iter()
         .map(|r| parse_cards(r))
-        .collect::<crate::error::Result<Vec<_>>>()?;
-    Ok(Setting::new(&cards[0], &cards[1], &cards[2])?)
+        .collect::<chinese_poker::error::Result<Vec<_>>>()
+        .py()?;
+    Ok(Setting::new(&cards[0], &cards[1], &cards[2]).py()?)
 }
 
 fn parse_ranks(f: &Fields<'_, '_>, raws: [u32; 3]) -> PyResult<[HandRank; 3]> {
@@ -925,7 +929,7 @@ impl PyAlternative {
 }
 
 fn parse_codes(f: &Fields<'_, '_>, codes: [u8; 13]) -> PyResult<[u8; 13]> {
-    crate::card::validate_rows(&codes, 13, "codes").map_err(|e| f.bad(e.to_string()))?;
+    chinese_poker::card::validate_rows(&codes, 13, "codes").map_err(|e| f.bad(e.to_string()))?;
     Ok(codes)
 }
 
@@ -1276,7 +1280,7 @@ impl PySolution {
             .zip(rows)
             .zip(self.raw_ranks)
             .map(|((row, cards), raw)| {
-                let shown: Vec<String> = crate::card::display_order(cards)
+                let shown: Vec<String> = chinese_poker::card::display_order(cards)
                     .iter()
                     .map(|c| c.pretty())
                     .collect();

@@ -1,8 +1,8 @@
 //! # chinese-poker
 //!
 //! Exact, fast 13-card Chinese Poker. Data flows one way: cards → evaluation → settings →
-//! scores → simulations. This crate has no Python in it; the bindings in `python/` are
-//! compiled only with the `python` feature.
+//! scores → simulations. This crate has no Python in it; the Python extension module is a
+//! separate crate (`crates/py`) that only converts.
 
 pub mod card;
 pub mod error;
@@ -15,9 +15,6 @@ pub mod score;
 pub mod setting;
 pub mod sim;
 pub mod solve;
-
-#[cfg(feature = "python")]
-mod python;
 
 pub use card::{parse_cards, Card, CardSet};
 pub use error::{Error, Result};
