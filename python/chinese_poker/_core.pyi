@@ -1,5 +1,6 @@
 """Type stubs for the private extension ``chinese_poker._core`` (checked by mypy.stubtest)."""
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
 from typing import Any, Literal, SupportsIndex, final
@@ -429,6 +430,10 @@ class RowValues:
     ) -> RowValues: ...
     @property
     def monotone(self) -> bool: ...
+
+def load_tables(path: str | os.PathLike[str], rules: Rules | None, players: object) -> TableEv:
+    """The table objective from a tables file read by the core, for a rule set and table
+    size; raises ``InvalidTablesError`` naming the file for anything wrong with it."""
 
 def rank_classes(
     wheel: str = "low",

@@ -39,6 +39,9 @@ pub enum Error {
     Interrupted,
     /// A call argument outside what it accepts (e.g. `threads=0`). Names the argument.
     InvalidArgument { name: String, reason: String },
+    /// A strategy-tables file (or its index) that cannot be used: missing, damaged, not a
+    /// tables file, or trained for another wheel. Names the file.
+    InvalidTables { path: String, reason: String },
 }
 
 impl fmt::Display for Error {
@@ -81,6 +84,8 @@ impl fmt::Display for Error {
             Error::InvalidDecision { player, reason } => write!(f, "player {player}: {reason}"),
             Error::Interrupted => write!(f, "interrupted"),
             Error::InvalidArgument { name, reason } => write!(f, "argument {name:?}: {reason}"),
+            // The wording of `tables.py`'s own errors for the same files.
+            Error::InvalidTables { path, reason } => write!(f, "tables file '{path}': {reason}"),
         }
     }
 }

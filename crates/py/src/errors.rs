@@ -12,6 +12,7 @@ pyo3::import_exception!(chinese_poker.exceptions, InvalidShapeError);
 pyo3::import_exception!(chinese_poker.exceptions, InvalidRulesError);
 pyo3::import_exception!(chinese_poker.exceptions, InvalidDecisionError);
 pyo3::import_exception!(chinese_poker.exceptions, InvalidArgumentError);
+pyo3::import_exception!(chinese_poker.exceptions, InvalidTablesError);
 // Raised by the bindings themselves (a Python type check, not a core error).
 pyo3::import_exception!(chinese_poker.exceptions, InvalidTypeError);
 
@@ -29,6 +30,7 @@ pub fn py_err(e: Error) -> PyErr {
             Error::InvalidRules { .. } => InvalidRulesError::new_err(message),
             Error::InvalidDecision { .. } => InvalidDecisionError::new_err(message),
             Error::InvalidArgument { .. } => InvalidArgumentError::new_err(message),
+            Error::InvalidTables { .. } => InvalidTablesError::new_err(message),
             Error::Interrupted => PyKeyboardInterrupt::new_err(message),
         }
     }

@@ -89,8 +89,8 @@ mod _core {
     };
     #[pymodule_export]
     use super::solve::{
-        _solve_seconds, frontier, legal_settings, monte_carlo_opponents, rank_classes, solve,
-        solve_batch, tables_key, train_tables, PyObjective, PyRowValues, PyTableEv,
+        _solve_seconds, frontier, legal_settings, load_tables, monte_carlo_opponents, rank_classes,
+        solve, solve_batch, tables_key, train_tables, PyObjective, PyRowValues, PyTableEv,
     };
 
     #[pymodule_init]

@@ -112,7 +112,7 @@ fn parse_setting(f: &Fields<'_, '_>, text: &str) -> PyResult<Setting> {
         .map(|r| parse_cards(r))
         .collect::<chinese_poker::error::Result<Vec<_>>>()
         .py()?;
-    Ok(Setting::new(&cards[0], &cards[1], &cards[2]).py()?)
+    Setting::new(&cards[0], &cards[1], &cards[2]).py()
 }
 
 fn parse_ranks(f: &Fields<'_, '_>, raws: [u32; 3]) -> PyResult<[HandRank; 3]> {

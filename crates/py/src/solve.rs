@@ -13,8 +13,8 @@ use chinese_poker::rules::Rules;
 use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
 use chinese_poker::solve::train::{train, TrainConfig};
 use chinese_poker::solve::{
-    self as core_solve, tables_key as core_tables_key, with_scratch, Classes, Model, Objective,
-    OutcomeTables, Policy, RowValues, Split, TableEv,
+    self as core_solve, read_tables_file, tables_key as core_tables_key, with_scratch, Classes,
+    Model, Objective, OutcomeTables, Policy, RowValues, Split, TableEv,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -105,6 +105,33 @@ impl PyTableEv {
     fn model(&self) -> String {
         self.0.tables.model.to_data().to_string()
     }
+}
+
+/// The table objective from a tables file read by the core (`solve/tables_file.rs`), for a rule
+/// set and table size; raises `InvalidTablesError` naming the file for anything wrong with it.
+#[pyfunction]
+#[pyo3(signature = (path, rules, players))]
+pub fn load_tables(
+    py: Python<'_>,
+    path: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyRules>>,
+    players: &Bound<'_, PyAny>,
+) -> PyResult<PyTableEv> {
+    // the message of `tables.py`'s `_path_arg` for the same mistake
+    let path: std::path::PathBuf = path.extract().map_err(|_| {
+        crate::errors::InvalidTypeError::new_err(format!(
+            "path: expected a path (str or os.PathLike), got {}",
+            path.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let players = super::int_arg(players, "players", 2, 4)? as usize;
+    let r = rules_of(rules);
+    py.detach(|| read_tables_file(&path)?.table_ev(&r, players))
+        .map(|t| PyTableEv(Arc::new(t)))
+        .map_err(py_err)
 }
 
 /// Per-row values by rank class (built by `chinese_poker.solver.RowValues`).

@@ -13,6 +13,7 @@ pub mod model;
 pub mod monte_carlo;
 pub mod objective;
 pub mod table_ev;
+pub mod tables_file;
 pub mod train;
 
 pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
@@ -20,6 +21,7 @@ pub use enumerate::{Scratch, Split};
 pub use model::{Calibration, Model};
 pub use objective::{Budget, Objective, Policy, RowValues};
 pub use table_ev::{tables_key, FormulaMemo, OutcomeTables, TableEv};
+pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};
 
 use crate::card::{validate_rows, Card};
 use crate::error::{Error, Result};
