@@ -1,8 +1,5 @@
-//! # chinese-poker
-//!
-//! Exact, fast 13-card Chinese Poker. Data flows one way: cards → evaluation → settings →
-//! scores → simulations. This crate has no Python in it; the Python extension module is a
-//! separate crate (`crates/py`) that only converts.
+// The crate's page (its README) is its documentation, and its example a doctest.
+#![doc = include_str!("../README.md")]
 
 pub mod card;
 pub mod error;
