@@ -69,6 +69,7 @@ bench: wheel
 	cargo bench -p chinese-poker --bench eval --bench score --bench solve
 	$(PY) benches/simulate_costs.py
 	$(PY) benches/compare_wheel.py
+	$(PY) benches/compare_boundary.py --ref 2104d42
 
 clean:
 	rm -rf $(VENV) target

@@ -9,9 +9,10 @@ measurement runs in a fresh process, alternating reference and current (A B A B 
 per round; the ratio of each pair is reference time / current time.
 
 The reference wheel is built once per commit into ``target/ref-wheels/<sha>/`` (from a
-temporary ``git worktree``, ``maturin build --release`` with its own ``CARGO_TARGET_DIR`` under
-``target/``, installed with ``pip install --target`` so that no virtualenv is touched) and
-reused by later runs; ``--ref-path`` points at an installed ``chinese_poker`` package instead.
+temporary ``git worktree`` outside the repository, ``maturin build --release`` with its own
+``CARGO_TARGET_DIR`` under ``target/``, installed with ``pip install --target`` so that no
+virtualenv is touched) and reused by later runs; ``--ref-path`` points at an installed
+``chinese_poker`` package instead.
 
 Both wheels must pick the same settings: any hand where they differ must have values that tie
 (within a relative 1e-9), else the run fails. Run: ``python benches/compare_wheel.py [--ref
@@ -61,11 +62,11 @@ def build_reference(ref: str) -> Path:
     pkg = cache / "pkg"
     if (pkg / "chinese_poker" / "__init__.py").exists():
         return pkg
-    source = cache / "src"
-    if source.exists():
-        _git("worktree", "remove", "--force", str(source))
     cache.mkdir(parents=True, exist_ok=True)
     print(f"building the {ref} ({sha[:12]}) wheel once into {cache} ...", flush=True)
+    # The source outside the repository: under it, cargo would take the reference's manifest
+    # for a member of this checkout's workspace and refuse to build it.
+    source = Path(tempfile.mkdtemp(prefix=f"ref-{sha[:12]}-")) / "src"
     _git("worktree", "add", "--detach", str(source), sha)
     try:
         env = dict(
@@ -90,6 +91,7 @@ def build_reference(ref: str) -> Path:
     finally:
         _git("worktree", "remove", "--force", str(source))
         _git("worktree", "prune")
+        shutil.rmtree(source.parent, ignore_errors=True)
     return pkg
 
 
@@ -164,8 +166,12 @@ def worker(args: argparse.Namespace) -> None:
     )
 
 
-def measure(side: str, package_dir: str, common: list[str], out: Path) -> dict[str, Any]:
-    cmd = [sys.executable, __file__, "--worker", "--package-dir", package_dir, "--out", str(out)]
+def measure(
+    side: str, package_dir: str, common: list[str], out: Path, script: str = __file__
+) -> dict[str, Any]:
+    """One measurement: ``script --worker`` in a fresh process on one side's package (``""``:
+    the current one), which saves its figures to ``out``; they are returned."""
+    cmd = [sys.executable, script, "--worker", "--package-dir", package_dir, "--out", str(out)]
     # one thread everywhere: numpy's BLAS threads would otherwise spin beside the solver
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     subprocess.run(cmd + common, check=True, env=env)

@@ -68,3 +68,38 @@ def test_compare_wheel_runs_its_comparison_against_itself() -> None:
     assert "differing settings with tied values: 0" in out
     assert "Monte Carlo values identical: 2 of 2 hands" in out
     assert "median ratio" in out
+
+
+def test_compare_boundary_runs_its_comparison_against_itself() -> None:
+    # The current package on both sides, tiny sizes: every preset at 2 and 4 players is timed
+    # and reported, and both sides must set every hand and settle every round alike.
+    import chinese_poker as cp
+    from chinese_poker import _core
+
+    package = str(Path(cp.__file__).resolve().parent.parent)
+    out = _run(
+        str(BENCHES / "compare_boundary.py"),
+        "--ref-path",
+        package,
+        "--hands",
+        "30",
+        "--calls",
+        "3",
+        "--settle-calls",
+        "5",
+        "--repeats",
+        "1",
+        "--rounds",
+        "1",
+    )
+    for preset in _core.PRESET_NAMES:
+        for measure, sizes in (
+            ("settle, 4 players (per call)", (4,)),
+            ("Solver.solve (per hand)", (2, 4)),
+            ("cp.solve (per hand)", (2, 4)),
+            ("solve_batch, threads=1 (per hand)", (2, 4)),
+        ):
+            for players in sizes:
+                assert f"| {measure} | {preset} | {players} |" in out, (measure, preset)
+    assert "lowest median ratio" in out
+    assert "both sides set every batch hand alike and settled every round alike" in out
