@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 import re
 import subprocess
 import sys
@@ -94,3 +95,47 @@ def test_exceptions() -> None:
             assert issubclass(cls, TypeError), name
         elif name.startswith("Invalid") or name.startswith("Duplicate"):
             assert issubclass(cls, ValueError), name
+
+
+def test_core_constants() -> None:
+    """The limits, defaults and codes Python reads from the core, as documented."""
+    from chinese_poker import _core
+
+    front, five = _core.rank_classes("low")
+    assert (_core.FRONT_CLASSES, _core.FIVE_CLASSES) == (len(front), len(five)) == (455, 7462)
+    assert _core.TRAIN_DEFAULTS == {
+        "deals": 20_000,
+        "max_deals": 100_000_000,
+        "min_iters": 3,
+        "max_iters": 12,
+        "tol": 0.01,
+        "calibration_iters": _core.CALIBRATION_STEPS,
+        "max_calibration_iters": 100,
+        "calibration_hands_per_deal": _core.CALIBRATION_HANDS_PER_DEAL,
+        "max_calibration_hands": 100_000_000,
+    }
+    assert _core.MAX_BANKROLL == 2**60
+    assert (_core.MIN_SAMPLES, _core.MAX_SAMPLES, _core.MAX_THREADS) == (2, 10**7, 1024)
+    assert _core.STATUS_NAMES == ("played", "fouled", "natural", "surrendered")
+    assert _core.CHOICE_NAMES == ("play", "declare", "surrender")
+    # the two-sided 95% normal quantile
+    assert abs(math.erf(_core.INTERVAL_Z / math.sqrt(2)) - 0.95) < 1e-12
+
+
+def test_monte_carlo_budget_is_checked_by_the_core() -> None:
+    from chinese_poker import _core
+    from chinese_poker.exceptions import InvalidArgumentError, InvalidTypeError
+
+    message = 'argument "confidence": expected 0 (no racing) or 0.5 to below 1, got 0.3'
+    with pytest.raises(InvalidArgumentError, match=re.escape(message)):
+        cp.MonteCarlo(confidence=0.3)
+    with pytest.raises(InvalidArgumentError, match=re.escape(message)):
+        _core.check_budget(confidence=0.3)
+    for ok in (0, 0.5, 0.99):
+        cp.MonteCarlo(confidence=ok)
+    with pytest.raises(InvalidArgumentError, match="samples"):
+        cp.MonteCarlo(samples=_core.MAX_SAMPLES + 1)
+    with pytest.raises(InvalidArgumentError, match="candidates"):
+        cp.MonteCarlo(candidates=_core.MAX_CANDIDATES + 1)
+    with pytest.raises(InvalidTypeError, match="confidence"):
+        cp.MonteCarlo(confidence="high")  # type: ignore[arg-type]

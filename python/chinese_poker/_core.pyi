@@ -3,7 +3,7 @@
 import os
 from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
-from typing import Any, Literal, SupportsIndex, final
+from typing import Any, Literal, SupportsIndex, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
@@ -378,13 +378,50 @@ def parse_cards(text: str) -> list[Card]: ...
 def display_order(cards: str | Iterable[Card | str | int] | CardSet) -> list[Card]: ...
 def parse_hands(lines: Iterable[str], cards: int = 13) -> npt.NDArray[np.uint8]: ...
 
+# -- the core's limits, defaults and codes (each defined once in the crate) --------------------
+
 MAX_THREADS: int
+MIN_SAMPLES: int
 MAX_SAMPLES: int
+MAX_CANDIDATES: int
 MC_SAMPLES: int
 MC_CONFIDENCE: float
 MC_CANDIDATES: int
 CALIBRATION_HANDS_PER_DEAL: int
 CALIBRATION_STEPS: int
+FRONT_CLASSES: int
+FIVE_CLASSES: int
+MAX_ROW_VALUE: float
+MAX_BANKROLL: int
+INTERVAL_Z: float
+STATUS_NAMES: tuple[str, ...]
+"""The ``status`` column's names, indexed by its code: played, fouled, natural, surrendered."""
+CHOICE_NAMES: tuple[str, ...]
+"""The ``choice`` (decision) codes' names, indexed by the code: play, declare, surrender."""
+
+class _TrainDefaults(TypedDict):
+    """Training's defaults and limits, keyed by the ``train_tables`` keyword each applies to
+    (``max_``: the largest value accepted)."""
+
+    deals: int
+    max_deals: int
+    min_iters: int
+    max_iters: int
+    tol: float
+    calibration_iters: int
+    max_calibration_iters: int
+    calibration_hands_per_deal: int
+    max_calibration_hands: int
+
+TRAIN_DEFAULTS: _TrainDefaults
+
+def check_budget(
+    samples: object = None, confidence: object = None, candidates: object = None
+) -> None:
+    """Checks a Monte Carlo budget (``None``: the core's default) as ``Objective.monte_carlo``
+    does: samples ``MIN_SAMPLES`` to ``MAX_SAMPLES``, confidence 0 or 0.5 to below 1,
+    candidates 0 to ``MAX_CANDIDATES``; raises ``InvalidArgumentError`` (``InvalidTypeError``
+    for a value of the wrong type) with the core's message."""
 
 def evaluate(cards: str | Iterable[Card | str | int] | CardSet, wheel: str = "low") -> HandRank: ...
 def evaluate_batch(
@@ -461,7 +498,7 @@ class Objective:
         samples: object,
         seed: object,
         threads: object = None,
-        confidence: float | None = None,
+        confidence: object = None,
         candidates: object = None,
     ) -> Objective: ...
     @property
@@ -493,9 +530,9 @@ def train_tables(
     players: int,
     seed: object = None,
     deals: object = None,
-    min_iters: int = 3,
-    max_iters: int = 12,
-    tol: float = 0.01,
+    min_iters: int | None = None,
+    max_iters: int | None = None,
+    tol: float | None = None,
     threads: object = None,
     progress: Callable[[int, float], object] | None = None,
     calibration_hands: object = None,

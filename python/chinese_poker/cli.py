@@ -83,8 +83,12 @@ def _int_arg(what: str, low: int, high: int | None = None) -> Callable[[str], in
 
 
 _SEED = _int_arg("a seed from 0 to 2**64 - 1", 0, 2**64 - 1)
-_THREADS = _int_arg("a number of threads from 1 to 1024", 1, 1024)
-_SAMPLES = _int_arg("a number of samples from 2 to 10,000,000", 2, 10_000_000)
+_THREADS = _int_arg(f"a number of threads from 1 to {_core.MAX_THREADS}", 1, _core.MAX_THREADS)
+_SAMPLES = _int_arg(
+    f"a number of samples from {_core.MIN_SAMPLES} to {_core.MAX_SAMPLES:,}",
+    _core.MIN_SAMPLES,
+    _core.MAX_SAMPLES,
+)
 
 
 # -- output ------------------------------------------------------------------------------------

@@ -48,8 +48,7 @@ from .table import RoundRecord, Table
 __all__ = ["html", "ordered", "row_text", "seat", "text"]
 
 _ROWS: tuple[str, ...] = _core.ROW_NAMES
-_CHOICES = ("play", "declare", "surrender")
-_STATUS = ("played", "fouled", "natural", "surrendered")
+_CHOICES: tuple[str, ...] = _core.CHOICE_NAMES
 _BATCH_SHOWN = 10  # hands a batch solution lists before "and N more"
 
 

@@ -55,7 +55,8 @@ __all__ = [
 MISSING_MATPLOTLIB = "plots need matplotlib: pip install 'chinese-poker[plot]'"
 
 _ROW_NAMES = _core.ROW_NAMES
-_PLAYED = 0  # the `status` column's code of a hand played in rows (not fouled, declared, ...)
+# the `status` column's code of a hand played in rows (not fouled, declared, ...)
+_PLAYED = _core.STATUS_NAMES.index("played")
 
 
 def have_matplotlib() -> bool:
@@ -256,7 +257,7 @@ def duel_edges(result: DuelResult, ax: Axes | None = None) -> Axes:
     n = np.arange(1, len(edges) + 1)
     mean = np.cumsum(edges) / n
     var = np.maximum(np.cumsum(edges * edges) / n - mean * mean, 0.0) * n / np.maximum(n - 1, 1)
-    half = 1.959963984540054 * np.sqrt(var / n)
+    half = _core.INTERVAL_Z * np.sqrt(var / n)
     ax.plot(n, mean, label=f"edge of {_short(result.a)} over {_short(result.b)}")
     ax.fill_between(n, mean - half, mean + half, alpha=0.25, label="95% interval")
     ax.axhline(0, color="grey", linewidth=0.8)

@@ -82,6 +82,11 @@ COLUMNS = (
 """The result columns, one row per round and seat (see :class:`Simulation`)."""
 
 NO_NATURAL = _core.NO_NATURAL
+# the `status` and `choice` columns' codes
+_FOULED, _NATURAL, _SURRENDERED = map(
+    _core.STATUS_NAMES.index, ("fouled", "natural", "surrendered")
+)
+_SURRENDER = _core.CHOICE_NAMES.index("surrender")
 
 
 def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.NDArray[np.uint8]:
@@ -183,9 +188,9 @@ class _Tally:
         self.sq += per_seat(pts * pts)
         self.scoops += per_seat(cols["scoops"] > 0)
         self.sweeps += per_seat(cols["sweep"])
-        self.fouls += per_seat(cols["status"] == 1)
-        self.naturals += per_seat(cols["status"] == 2)
-        self.surrenders += per_seat(cols["status"] == 3)
+        self.fouls += per_seat(cols["status"] == _FOULED)
+        self.naturals += per_seat(cols["status"] == _NATURAL)
+        self.surrenders += per_seat(cols["status"] == _SURRENDERED)
 
     def merge(self, other: _Tally) -> None:
         self.n += other.n
@@ -206,8 +211,8 @@ class _Tally:
                     rounds=self.n,
                     mean=mean,
                     stderr=se,
-                    ci_low=mean - 1.959963984540054 * se,
-                    ci_high=mean + 1.959963984540054 * se,
+                    ci_low=mean - _core.INTERVAL_Z * se,
+                    ci_high=mean + _core.INTERVAL_Z * se,
                     scoop_rate=float(self.scoops[s] / n),
                     sweep_rate=float(self.sweeps[s] / n),
                     foul_rate=float(self.fouls[s] / n),
@@ -381,7 +386,7 @@ def _chunk_columns(
     cols["hand"] = hands.reshape(-1, 13)
     cols["round"] = np.repeat(np.arange(first, first + count, dtype=np.uint64), players)
     cols["value"] = values.reshape(-1)
-    surrendered = cols["choice"] == 2
+    surrendered = cols["choice"] == _SURRENDER
     cols["setting"][surrendered] = cols["hand"][surrendered]
     return cols
 

@@ -44,7 +44,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from ._core import Alternative, HandRank, Solution, parse_hands
-from .exceptions import InvalidArgumentError, InvalidShapeError, InvalidTypeError
+from .exceptions import InvalidArgumentError, InvalidShapeError
 from .rules import RuleSet
 from .scoring import DecisionLike, Declare, Setting, Surrender
 from .tables import (
@@ -89,7 +89,7 @@ RowValueSpec: TypeAlias = "npt.ArrayLike | Callable[[HandRank], float]"
 MAX_SAMPLES: int = _core.MAX_SAMPLES
 MAX_THREADS: int = _core.MAX_THREADS
 #: Largest magnitude of a row value: three rows of them still sum to a finite float.
-MAX_ROW_VALUE = 1e300
+MAX_ROW_VALUE: float = _core.MAX_ROW_VALUE
 
 
 @dataclass(frozen=True)
@@ -289,19 +289,10 @@ class MonteCarlo:
     candidates: int = _core.MC_CANDIDATES
 
     def __post_init__(self) -> None:
-        whole("samples", self.samples, 2, MAX_SAMPLES, field=True)
+        _core.check_budget(self.samples, self.confidence, self.candidates)
         whole("seed", self.seed, 0, 2**64 - 1, field=True)
         if self.threads is not None:
             whole("threads", self.threads, 1, MAX_THREADS, field=True)
-        whole("candidates", self.candidates, 0, 1_000_000, field=True)
-        if isinstance(self.confidence, bool) or not isinstance(self.confidence, int | float):
-            raise InvalidTypeError(
-                f"confidence: expected a number, got {type(self.confidence).__name__}"
-            )
-        if not (self.confidence == 0 or 0.5 <= self.confidence < 1):
-            raise InvalidArgumentError(
-                f"confidence: expected 0 (no racing) or 0.5 to below 1, got {self.confidence!r}"
-            )
         if not isinstance(self.opponent_policy, TableEV):
             raise InvalidArgumentError(
                 "opponent_policy: expected a TableEV (the policy that sets the opponents' "
@@ -319,6 +310,7 @@ Objective: TypeAlias = TableEV | RowValues | BestResponse | MonteCarlo
 
 
 _CARDS = tuple(_core.Card(c) for c in range(52))
+_DECLARE, _SURRENDER = map(_core.CHOICE_NAMES.index, ("declare", "surrender"))
 
 
 # -- solving ---------------------------------------------------------------------------------
@@ -513,9 +505,9 @@ class BatchSolution:
             tuple(_CARDS[c] for c in codes[8:]),
         )
         choice = int(self.decisions[i])
-        if choice == 2:
+        if choice == _SURRENDER:
             return Surrender()
-        if choice == 1:
+        if choice == _DECLARE:
             return Declare(self.NATURAL_NAMES[int(self.naturals[i])], setting)
         return setting
 

@@ -37,6 +37,8 @@ from .tables import _rule_set
 
 __all__ = ["RoundRecord", "Table"]
 
+_DECLARE, _SURRENDER = map(_core.CHOICE_NAMES.index, ("declare", "surrender"))
+
 
 def _codes(d: Setting) -> list[int]:
     return [c.code for row in d.rows() for c in row]
@@ -159,7 +161,7 @@ class Table:
                     f'argument "bankrolls": expected {self.players} whole numbers, one per seat'
                 )
             self.bankrolls = tuple(
-                whole(f"bankrolls[{i}]", b, 0, 2**60) for i, b in enumerate(bankrolls)
+                whole(f"bankrolls[{i}]", b, 0, _core.MAX_BANKROLL) for i, b in enumerate(bankrolls)
             )
         pols: list[object] = [TableEV()] * self.players if policies is None else list(policies)
         if len(pols) != self.players:
@@ -237,9 +239,9 @@ class Table:
         )
         c = [int(x) for x in codes[0]]
         setting = Setting(c[:3], c[3:8], c[8:])
-        if choice[0] == 2:
+        if choice[0] == _SURRENDER:
             return Surrender()
-        if choice[0] == 1:
+        if choice[0] == _DECLARE:
             return Declare(NATURALS[int(natural[0])], setting)
         return setting
 

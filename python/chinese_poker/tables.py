@@ -59,18 +59,18 @@ __all__ = [
 
 TABLES_DIR = "data"
 INDEX_FILE = "tables.json"
-FRONT_CLASSES = 455
-FIVE_CLASSES = 7462
+FRONT_CLASSES: int = _core.FRONT_CLASSES
+FIVE_CLASSES: int = _core.FIVE_CLASSES
 ROWS = (("front", FRONT_CLASSES), ("middle", FIVE_CLASSES), ("back", FIVE_CLASSES))
 
-DEFAULT_DEALS = 20_000
-# Beyond this one iteration would take days; a larger value is a typo, not a plan.
-MAX_DEALS = 1_000_000_000
-# Training stops when no row's cumulative distribution moves by more than TOLERANCE (after at
-# least MIN_ITERATIONS), or at MAX_ITERATIONS, when it says it did not converge.
-MIN_ITERATIONS = 3
-MAX_ITERATIONS = 12
-TOLERANCE = 0.01
+# Training's defaults and limits (the core's `solve::train`): training stops when no row's
+# cumulative distribution moves by more than TOLERANCE (after at least MIN_ITERATIONS), or at
+# MAX_ITERATIONS, when it says it did not converge.
+DEFAULT_DEALS: int = _core.TRAIN_DEFAULTS["deals"]
+MAX_DEALS: int = _core.TRAIN_DEFAULTS["max_deals"]
+MIN_ITERATIONS: int = _core.TRAIN_DEFAULTS["min_iters"]
+MAX_ITERATIONS: int = _core.TRAIN_DEFAULTS["max_iters"]
+TOLERANCE: float = _core.TRAIN_DEFAULTS["tol"]
 
 # What reading a damaged file can raise, from numpy, zipfile, zlib and json: each becomes an
 # InvalidTablesError. Every case is in tests/test_bad_input.py.

@@ -15,7 +15,7 @@ mod solve;
 use crate::errors::py_err;
 use chinese_poker::error::Error;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyTuple};
 
 /// The error for argument `name`, with `reason` saying what it accepts.
 fn bad_arg(name: &str, reason: impl Into<String>) -> PyErr {
@@ -54,6 +54,22 @@ fn int_arg(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128) -> PyResult<i
     }
 }
 
+/// A Python `int` or `float` (never a `bool`) as an `f64`, or an `InvalidTypeError` naming
+/// `name`; the core checks its range.
+fn number_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
+    if obj.is_instance_of::<PyBool>()
+        || !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
+    {
+        let type_name = obj.get_type().name()?;
+        return Err(errors::InvalidTypeError::new_err(format!(
+            "argument \"{name}\": expected a number, got {type_name}"
+        )));
+    }
+    // only an int beyond a float's range fails here
+    obj.extract::<f64>()
+        .map_err(|_| bad_arg(name, "expected a number within a float's range"))
+}
+
 /// Checks a `threads=` argument: `None` (all cores) or 1..=`MAX_THREADS` (see
 /// `chinese_poker::parallel` for why larger counts are refused).
 fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
@@ -89,8 +105,9 @@ mod _core {
     };
     #[pymodule_export]
     use super::solve::{
-        _solve_seconds, frontier, legal_settings, load_tables, monte_carlo_opponents, rank_classes,
-        solve, solve_batch, tables_key, train_tables, PyObjective, PyRowValues, PyTableEv,
+        _solve_seconds, check_budget, frontier, legal_settings, load_tables, monte_carlo_opponents,
+        rank_classes, solve, solve_batch, tables_key, train_tables, PyObjective, PyRowValues,
+        PyTableEv,
     };
 
     #[pymodule_init]
@@ -98,7 +115,9 @@ mod _core {
         use super::PyModuleMethods;
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("MAX_THREADS", chinese_poker::parallel::MAX_THREADS)?;
+        m.add("MIN_SAMPLES", chinese_poker::solve::MIN_SAMPLES)?;
         m.add("MAX_SAMPLES", chinese_poker::solve::MAX_SAMPLES)?;
+        m.add("MAX_CANDIDATES", chinese_poker::solve::MAX_CANDIDATES)?;
         let budget = chinese_poker::solve::Budget::default();
         m.add("MC_SAMPLES", budget.samples)?;
         m.add("MC_CONFIDENCE", budget.confidence)?;
@@ -111,6 +130,59 @@ mod _core {
         m.add("CALIBRATION_STEPS", train.calibration_iters)?;
         // the `naturals` code of batch and simulation results for "no natural"
         m.add("NO_NATURAL", chinese_poker::solve::BATCH_NO_NATURAL)?;
+        m.add("FRONT_CLASSES", chinese_poker::solve::FRONT_CLASSES)?;
+        m.add("FIVE_CLASSES", chinese_poker::solve::FIVE_CLASSES)?;
+        m.add(
+            "MAX_ROW_VALUE",
+            chinese_poker::solve::objective::MAX_ROW_VALUE,
+        )?;
+        m.add("MAX_BANKROLL", chinese_poker::score::MAX_BANKROLL)?;
+        m.add("INTERVAL_Z", chinese_poker::sim::duel::INTERVAL_Z)?;
+        m.add("TRAIN_DEFAULTS", super::train_defaults(m.py())?)?;
+        super::add_codes(m)?;
         super::rules::add_names(m)
     }
+}
+
+/// Training's defaults and limits, keyed by the keyword of `train_tables` they apply to
+/// (`max_`: the largest value accepted).
+fn train_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    use chinese_poker::solve::train;
+    let d = PyDict::new(py);
+    d.set_item("deals", train::DEFAULT_DEALS)?;
+    d.set_item("max_deals", train::MAX_DEALS)?;
+    d.set_item("min_iters", train::MIN_ITERATIONS)?;
+    d.set_item("max_iters", train::MAX_ITERATIONS)?;
+    d.set_item("tol", train::TOLERANCE)?;
+    d.set_item("calibration_iters", train::CALIBRATION_STEPS)?;
+    d.set_item("max_calibration_iters", train::MAX_CALIBRATION_STEPS)?;
+    d.set_item(
+        "calibration_hands_per_deal",
+        train::CALIBRATION_HANDS_PER_DEAL,
+    )?;
+    d.set_item("max_calibration_hands", train::MAX_CALIBRATION_HANDS)?;
+    Ok(d)
+}
+
+/// The names of the `status` and `choice` column codes, each tuple indexed by the code.
+fn add_codes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    use chinese_poker::rules::NaturalKind;
+    use chinese_poker::score::Status;
+    use chinese_poker::sim::run::status_code;
+    use chinese_poker::solve::Choice;
+    let mut names = vec![""; Status::ALL.len()];
+    for s in Status::ALL {
+        names[status_code(s) as usize] = s.name();
+    }
+    m.add("STATUS_NAMES", PyTuple::new(m.py(), names)?)?;
+    let choices = [
+        Choice::Play,
+        Choice::Declare(NaturalKind::ALL[0]),
+        Choice::Surrender,
+    ];
+    let mut names = vec![""; choices.len()];
+    for c in choices {
+        names[c.code() as usize] = c.name();
+    }
+    m.add("CHOICE_NAMES", PyTuple::new(m.py(), names)?)
 }

@@ -11,7 +11,7 @@ use chinese_poker::error::Error;
 use chinese_poker::eval::Wheel;
 use chinese_poker::rules::Rules;
 use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
-use chinese_poker::solve::train::{train, TrainConfig};
+use chinese_poker::solve::train::{self, train, TrainConfig};
 use chinese_poker::solve::{
     self as core_solve, read_tables_file, tables_key as core_tables_key, with_scratch, Classes,
     Model, Objective, OutcomeTables, Policy, RowValues, Split, TableEv,
@@ -277,32 +277,13 @@ impl PyObjective {
         samples: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
-        confidence: Option<f64>,
+        confidence: Option<&Bound<'_, PyAny>>,
         candidates: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let defaults = core_solve::Budget::default();
-        let samples =
-            super::int_arg(samples, "samples", 2, core_solve::MAX_SAMPLES as i128)? as usize;
+        let budget = budget_arg(Some(samples), confidence, candidates)?;
         let seed = super::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
-        let confidence = confidence.unwrap_or(defaults.confidence);
-        if !(0.0..1.0).contains(&confidence) {
-            return Err(py_err(Error::InvalidArgument {
-                name: "confidence".into(),
-                reason: format!(
-                    "expected 0 (no racing) or a probability below 1, got {confidence}"
-                ),
-            }));
-        }
-        let candidates = match candidates {
-            Some(c) => super::int_arg(c, "candidates", 0, 1_000_000)? as usize,
-            None => defaults.candidates,
-        };
         Ok(PyObjective(Objective::MonteCarlo {
-            budget: core_solve::Budget {
-                samples,
-                confidence,
-                candidates,
-            },
+            budget,
             seed,
             policy: Policy::TableEv(table.get().0.clone()),
             threads: super::threads_arg(threads)?,
@@ -538,11 +519,55 @@ pub fn solve_batch<'py>(
     ))
 }
 
+/// A Monte Carlo budget from Python values (`None`: the core's default), checked by the core's
+/// `Budget::check`: the one check of these bounds, for the binding and the `MonteCarlo` type.
+fn budget_arg(
+    samples: Option<&Bound<'_, PyAny>>,
+    confidence: Option<&Bound<'_, PyAny>>,
+    candidates: Option<&Bound<'_, PyAny>>,
+) -> PyResult<core_solve::Budget> {
+    let defaults = core_solve::Budget::default();
+    let samples = match samples.filter(|s| !s.is_none()) {
+        Some(s) => {
+            let (lo, hi) = (core_solve::MIN_SAMPLES, core_solve::MAX_SAMPLES);
+            super::int_arg(s, "samples", lo as i128, hi as i128)? as usize
+        }
+        None => defaults.samples,
+    };
+    let confidence = match confidence.filter(|c| !c.is_none()) {
+        Some(c) => super::number_arg(c, "confidence")?,
+        None => defaults.confidence,
+    };
+    let candidates = match candidates.filter(|c| !c.is_none()) {
+        Some(c) => super::int_arg(c, "candidates", 0, core_solve::MAX_CANDIDATES as i128)? as usize,
+        None => defaults.candidates,
+    };
+    let budget = core_solve::Budget {
+        samples,
+        confidence,
+        candidates,
+    };
+    budget.check().py()?;
+    Ok(budget)
+}
+
+/// Checks a Monte Carlo budget as `Objective.monte_carlo` does, raising the core's message;
+/// `None` stands for the core's default.
+#[pyfunction]
+#[pyo3(signature = (samples = None, confidence = None, candidates = None))]
+pub fn check_budget(
+    samples: Option<&Bound<'_, PyAny>>,
+    confidence: Option<&Bound<'_, PyAny>>,
+    candidates: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    budget_arg(samples, confidence, candidates).map(|_| ())
+}
+
 /// Trains outcome tables by self-play; returns a dict with the three row distributions (float64
 /// arrays), `scoop_rate`, `iterations`, `deltas` and the `key`. `progress(iteration, delta)` is
 /// called after each iteration (with the GIL); Ctrl-C stops training.
 #[pyfunction]
-#[pyo3(signature = (rules, players, seed = None, deals = None, min_iters = 3, max_iters = 12, tol = 0.01, threads = None, progress = None, calibration_hands = None, calibration_iters = None))]
+#[pyo3(signature = (rules, players, seed = None, deals = None, min_iters = None, max_iters = None, tol = None, threads = None, progress = None, calibration_hands = None, calibration_iters = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn train_tables<'py>(
     py: Python<'py>,
@@ -550,9 +575,9 @@ pub fn train_tables<'py>(
     players: usize,
     seed: Option<&Bound<'py, PyAny>>,
     deals: Option<&Bound<'py, PyAny>>,
-    min_iters: usize,
-    max_iters: usize,
-    tol: f64,
+    min_iters: Option<usize>,
+    max_iters: Option<usize>,
+    tol: Option<f64>,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<Py<PyAny>>,
     calibration_hands: Option<&Bound<'py, PyAny>>,
@@ -560,15 +585,21 @@ pub fn train_tables<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let defaults = TrainConfig::default();
     let deals = match deals {
-        Some(d) => super::int_arg(d, "deals", 1, 100_000_000)? as usize,
+        Some(d) => super::int_arg(d, "deals", 1, train::MAX_DEALS as i128)? as usize,
         None => defaults.deals,
     };
     let calibration_hands = match calibration_hands {
-        Some(h) => super::int_arg(h, "calibration_hands", 0, 100_000_000)? as usize,
-        None => chinese_poker::solve::train::CALIBRATION_HANDS_PER_DEAL * deals,
+        Some(h) => {
+            let max = train::MAX_CALIBRATION_HANDS as i128;
+            super::int_arg(h, "calibration_hands", 0, max)? as usize
+        }
+        None => train::CALIBRATION_HANDS_PER_DEAL * deals,
     };
     let calibration_iters = match calibration_iters {
-        Some(h) => super::int_arg(h, "calibration_iters", 0, 100)? as usize,
+        Some(h) => {
+            let max = train::MAX_CALIBRATION_STEPS as i128;
+            super::int_arg(h, "calibration_iters", 0, max)? as usize
+        }
         None => defaults.calibration_iters,
     };
     let threads = super::threads_arg(threads)?;
@@ -581,9 +612,9 @@ pub fn train_tables<'py>(
         players,
         seed,
         deals,
-        min_iters,
-        max_iters,
-        tol,
+        min_iters: min_iters.unwrap_or(defaults.min_iters),
+        max_iters: max_iters.unwrap_or(defaults.max_iters),
+        tol: tol.unwrap_or(defaults.tol),
         calibration_hands,
         calibration_iters,
         ..defaults

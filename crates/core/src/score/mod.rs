@@ -110,6 +110,12 @@ pub enum Status {
 }
 
 impl Status {
+    pub const ALL: [Status; 4] = [
+        Status::Played,
+        Status::Fouled,
+        Status::Natural,
+        Status::Surrendered,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Status::Played => "played",

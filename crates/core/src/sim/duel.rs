@@ -39,8 +39,8 @@ pub struct DuelSummary {
     pub deals_needed: f64,
 }
 
-/// The normal quantile of a two-sided 95% interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+/// The normal quantile of the two-sided 95% intervals of every statistic the package reports.
+pub const INTERVAL_Z: f64 = 1.959_963_984_540_054;
 
 impl DuelDeals {
     pub fn summary(&self) -> DuelSummary {
@@ -62,8 +62,8 @@ impl DuelDeals {
             deals: n,
             edge: mean,
             stderr,
-            ci_low: mean - Z95 * stderr,
-            ci_high: mean + Z95 * stderr,
+            ci_low: mean - INTERVAL_Z * stderr,
+            ci_high: mean + INTERVAL_Z * stderr,
             same_share: if n == 0 {
                 0.0
             } else {
@@ -72,7 +72,7 @@ impl DuelDeals {
             deals_needed: if mean == 0.0 {
                 f64::INFINITY
             } else {
-                (Z95 * sd / mean).powi(2).ceil()
+                (INTERVAL_Z * sd / mean).powi(2).ceil()
             },
         }
     }

@@ -19,7 +19,7 @@ pub mod train;
 pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 pub use enumerate::{Scratch, Split};
 pub use model::{Calibration, Model};
-pub use objective::{Budget, Objective, Policy, RowValues};
+pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES};
 pub use table_ev::{tables_key, FormulaMemo, OutcomeTables, TableEv};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};
 
@@ -152,17 +152,21 @@ pub fn best_on_frontier(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) ->
     (scratch.frontier[best], best_v)
 }
 
+/// Fewest Monte Carlo samples: two give a standard error.
+pub const MIN_SAMPLES: usize = 2;
 /// Most Monte Carlo samples one solve may ask for (about 40 minutes heads-up on one core).
 pub const MAX_SAMPLES: usize = 10_000_000;
 
-/// Checks a Monte Carlo sample count: 2 (for a standard error) to [`MAX_SAMPLES`].
+/// Checks a Monte Carlo sample count: [`MIN_SAMPLES`] to [`MAX_SAMPLES`].
 pub fn check_samples(samples: usize) -> Result<()> {
-    if (2..=MAX_SAMPLES).contains(&samples) {
+    if (MIN_SAMPLES..=MAX_SAMPLES).contains(&samples) {
         Ok(())
     } else {
         Err(Error::InvalidArgument {
             name: "samples".into(),
-            reason: format!("expected 2 to {MAX_SAMPLES} Monte Carlo samples, got {samples}"),
+            reason: format!(
+                "expected {MIN_SAMPLES} to {MAX_SAMPLES} Monte Carlo samples, got {samples}"
+            ),
         })
     }
 }
@@ -246,7 +250,7 @@ pub fn solve_with_stop(
             policy,
             threads,
         } => {
-            check_samples(budget.samples)?;
+            budget.check()?;
             let Policy::TableEv(te) = policy;
             check_tables(te, rules, players)?;
             // the table objective's best plays, best first: its choice is the anchor
@@ -411,6 +415,14 @@ pub const BATCH_SURRENDER: u8 = 2;
 pub const BATCH_NO_NATURAL: u8 = u8::MAX;
 
 impl Choice {
+    /// The data name of the decision (`play`, `declare`, `surrender`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Choice::Play => "play",
+            Choice::Declare(_) => "declare",
+            Choice::Surrender => "surrender",
+        }
+    }
     /// The decision code of batch and simulation results.
     pub fn code(self) -> u8 {
         match self {

@@ -1,5 +1,6 @@
 //! What "best" means: the objectives a setting is chosen by.
 
+use super::check_samples;
 use super::classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 use super::table_ev::TableEv;
 use crate::error::{Error, Result};
@@ -99,7 +100,28 @@ pub struct Budget {
     pub candidates: usize,
 }
 
+/// Most plays a Monte Carlo solve may race: far above any hand's count of legal settings
+/// (72,072), so a larger value is a typo.
+pub const MAX_CANDIDATES: usize = 1_000_000;
+
 impl Budget {
+    /// Checks every part of the budget: the samples ([`check_samples`]), the confidence
+    /// ([`Budget::check_confidence`]) and at most [`MAX_CANDIDATES`] candidates.
+    pub fn check(&self) -> Result<()> {
+        check_samples(self.samples)?;
+        Budget::check_confidence(self.confidence)?;
+        if self.candidates > MAX_CANDIDATES {
+            return Err(Error::InvalidArgument {
+                name: "candidates".into(),
+                reason: format!(
+                    "expected 0 (the whole frontier) to {MAX_CANDIDATES} candidates, got {}",
+                    self.candidates
+                ),
+            });
+        }
+        Ok(())
+    }
+
     /// Checks a racing confidence: 0 (no racing), or 0.5 to below 1 (a test below even odds
     /// would drop the better play).
     pub fn check_confidence(confidence: f64) -> Result<()> {

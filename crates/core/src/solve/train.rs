@@ -52,18 +52,34 @@ pub struct TrainConfig {
     pub calibration_iters: usize,
 }
 
+/// Deals per iteration unless told otherwise.
+pub const DEFAULT_DEALS: usize = 20_000;
+/// Most deals per iteration: beyond this one iteration would take days; a larger value is a
+/// typo, not a plan.
+pub const MAX_DEALS: usize = 100_000_000;
+/// Training stops when no row's cumulative distribution moves by more than [`TOLERANCE`] (after
+/// at least [`MIN_ITERATIONS`]), or at [`MAX_ITERATIONS`], when it has not converged.
+pub const MIN_ITERATIONS: usize = 3;
+pub const MAX_ITERATIONS: usize = 12;
+pub const TOLERANCE: f64 = 0.01;
+/// Calibration steps unless told otherwise (see [`CALIBRATION_HANDS_PER_DEAL`] for why two).
+pub const CALIBRATION_STEPS: usize = 2;
+/// Most calibration hands per step and most steps one training may ask for.
+pub const MAX_CALIBRATION_HANDS: usize = 100_000_000;
+pub const MAX_CALIBRATION_STEPS: usize = 100;
+
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
             players: 4,
             seed: 0,
-            deals: 20_000,
-            min_iters: 3,
-            max_iters: 12,
-            tol: 0.01,
+            deals: DEFAULT_DEALS,
+            min_iters: MIN_ITERATIONS,
+            max_iters: MAX_ITERATIONS,
+            tol: TOLERANCE,
             blend: 0.5,
-            calibration_hands: CALIBRATION_HANDS_PER_DEAL * 20_000,
-            calibration_iters: 2,
+            calibration_hands: CALIBRATION_HANDS_PER_DEAL * DEFAULT_DEALS,
+            calibration_iters: CALIBRATION_STEPS,
         }
     }
 }
