@@ -19,7 +19,7 @@ from typing import Any
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import tables
+from chinese_poker import strategy_tables as tables
 from chinese_poker.exceptions import (
     DuplicateCardError,
     InvalidArgumentError,

@@ -10,7 +10,8 @@ import json
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import _core, tables
+from chinese_poker import _core
+from chinese_poker import strategy_tables as tables
 
 ROUNDS = 4000
 #: How far a measured mean may stray: the targets (0.01 for the mean, 0.05 per decile) plus

@@ -455,7 +455,7 @@ def test_an_internal_error_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: 
     def broken(args: Any) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "cmd_rules", broken)
+    monkeypatch.setattr(cli.rules, "run", broken)
     monkeypatch.delenv("CHINESE_POKER_DEBUG", raising=False)
     assert cli.main(["rules", "list"]) == 1
     err = capsys.readouterr().err

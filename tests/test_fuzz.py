@@ -27,7 +27,8 @@ from typing import Any, TypeVar
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import _core, tables
+from chinese_poker import _core
+from chinese_poker import strategy_tables as tables
 from chinese_poker.exceptions import ChinesePokerError
 from chinese_poker.rules import NATURALS
 from hypothesis import assume, given, settings

@@ -7,9 +7,21 @@
 
 from __future__ import annotations
 
-from . import exceptions, presets
-from ._core import Card, CardSet, HandRank, __version__, evaluate, evaluate_batch, parse_cards
-from ._enums import Category, Wheel
+from . import exceptions
+from . import rules as presets  # the presets live in `rules`; `cp.presets.MACEPLAY` reads them
+from . import strategy_tables as tables  # its former name, still read by existing code
+from ._core import (
+    Card,
+    CardSet,
+    Category,
+    HandRank,
+    __version__,
+    evaluate,
+    evaluate_batch,
+    parse_cards,
+)
+from .duels import DuelResult, duel
+from .policies import Greedy, RandomLegal
 from .rules import (
     DOUBLED_BONUS,
     NO_BONUS,
@@ -20,6 +32,7 @@ from .rules import (
     RuleSet,
     Scoop,
     Sweep,
+    Wheel,
 )
 from .scoring import (
     Declare,
@@ -30,16 +43,7 @@ from .scoring import (
     find_naturals,
     settle,
 )
-from .simulate import (
-    DuelResult,
-    Greedy,
-    RandomLegal,
-    Simulation,
-    deal,
-    duel,
-    settle_batch,
-    simulate,
-)
+from .simulate import Simulation, deal, settle_batch, simulate
 from .solver import (
     Alternative,
     BatchSolution,
@@ -87,6 +91,7 @@ __all__ = [
     "Scoop",
     "Sweep",
     "presets",
+    "tables",
     "Declare",
     "NaturalMatch",
     "Setting",

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ._runner import _play_range
 from .exceptions import InvalidArgumentError
 from .rules import RuleSet
 
@@ -21,8 +22,6 @@ def _shard(
     threads: int | None,
     path: str | None,
 ) -> Any:
-    from .simulate import _play_range
-
     return _play_range(
         rs, pols, seed, first, count, threads, None if path is None else Path(path), None
     )

@@ -23,27 +23,32 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from ._core import (
-    Alternative,
-    Card,
-    CardSet,
-    HandRank,
-    Matchup,
-    Payment,
-    PlayerResult,
-    RowResult,
-    Settlement,
-    Solution,
-)
-from .scoring import Declare, Setting, Surrender
-from .simulate import DuelResult, SeatSummary, Simulation
-from .solver import BatchSolution
-from .table import RoundRecord, Table
+
+if TYPE_CHECKING:
+    # Seen only by type checkers: every result class imports this module for its layouts, so
+    # importing them here would make a circle. The layouts are found by class name (below).
+    from ._core import (
+        Alternative,
+        Card,
+        CardSet,
+        HandRank,
+        Matchup,
+        Payment,
+        PlayerResult,
+        RowResult,
+        Settlement,
+        Solution,
+    )
+    from .duels import DuelResult
+    from .scoring import Declare, Setting
+    from .simulate import SeatSummary, Simulation
+    from .solver import BatchSolution
+    from .table import RoundRecord, Table
 
 __all__ = ["html", "ordered", "row_text", "seat", "text"]
 
@@ -217,26 +222,26 @@ def _solution_html(s: Solution) -> str:
     return _div(*parts)
 
 
+def _batch_decision(b: BatchSolution, i: int) -> tuple[str, list[list[int]] | None]:
+    """Hand ``i``'s decision in words and the rows it plays or declares (none to surrender),
+    read from the batch's arrays."""
+    choice = _CHOICES[int(b.decisions[i])]
+    if choice == "surrender":
+        return choice, None
+    codes = b.settings[i].tolist()
+    rows = [codes[:3], codes[3:8], codes[8:]]
+    if choice == "declare":
+        return f"declare {b.NATURAL_NAMES[int(b.naturals[i])].replace('_', ' ')}", rows
+    return choice, rows
+
+
 def _batch_rows(b: BatchSolution) -> list[list[str]]:
     out = []
     for i in range(min(len(b), _BATCH_SHOWN)):
-        d = b.decision(i)
-        what = "surrender" if isinstance(d, Surrender) else "play"
-        if isinstance(d, Declare):
-            what = f"declare {d.natural.replace('_', ' ')}"
-        out.append([str(i), what, *_decision_rows(d), f"{float(b.values[i]):+.3f}"])
+        what, setting = _batch_decision(b, i)
+        rows = ["–"] * 3 if setting is None else [row_text(r) for r in setting]
+        out.append([str(i), what, *rows, f"{float(b.values[i]):+.3f}"])
     return out
-
-
-def _setting_of(d: Setting | Declare | Surrender) -> Setting | None:
-    if isinstance(d, Surrender):
-        return None
-    return d.setting if isinstance(d, Declare) else d
-
-
-def _decision_rows(d: Setting | Declare | Surrender) -> list[str]:
-    setting = _setting_of(d)
-    return ["–"] * 3 if setting is None else _setting_rows(setting)
 
 
 def _batch_head(b: BatchSolution) -> str:
@@ -267,8 +272,8 @@ def _batch_text(b: BatchSolution) -> str:
 def _batch_html(b: BatchSolution) -> str:
     rows = []
     for i, r in enumerate(_batch_rows(b)):
-        setting = _setting_of(b.decision(i))
-        cards = ["–"] * 3 if setting is None else [row_html(c) for c in setting.rows()]
+        _, setting = _batch_decision(b, i)
+        cards = ["–"] * 3 if setting is None else [row_html(c) for c in setting]
         rows.append([_cell(r[0]), _cell(r[1]), *cards, _cell(r[5])])
     parts = [_p(_batch_head(b))]
     if rows:
@@ -594,51 +599,53 @@ def _table_html(t: Table) -> str:
 
 # -- dispatch ----------------------------------------------------------------------------------
 
-_TEXT: dict[type, Callable[[Any], str]] = {
-    Setting: _setting_text,
-    Declare: _declare_text,
-    Surrender: lambda _: "surrender",
-    RowResult: _row_result_text,
-    Matchup: _matchup_text,
-    Payment: _payment_text,
-    PlayerResult: _player_text,
-    Alternative: _alternative_text,
-    Settlement: _settlement_text,
-    BatchSolution: _batch_text,
-    SeatSummary: _seat_text,
-    Simulation: _simulation_text,
-    DuelResult: duel_text,
-    RoundRecord: _round_text,
-    Table: _table_text,
+_TEXT: dict[str, Callable[[Any], str]] = {
+    "Setting": _setting_text,
+    "Declare": _declare_text,
+    "Surrender": lambda _: "surrender",
+    "RowResult": _row_result_text,
+    "Matchup": _matchup_text,
+    "Payment": _payment_text,
+    "PlayerResult": _player_text,
+    "Alternative": _alternative_text,
+    "Settlement": _settlement_text,
+    "BatchSolution": _batch_text,
+    "SeatSummary": _seat_text,
+    "Simulation": _simulation_text,
+    "DuelResult": duel_text,
+    "RoundRecord": _round_text,
+    "Table": _table_text,
 }
 
-_HTML: dict[type, Callable[[Any], str]] = {
-    Card: card_html,
-    CardSet: lambda s: _div(row_html(s)) if len(s) else _div(_p("(no cards)")),
-    HandRank: lambda r: f"<span>{escape(r.describe())}</span>",
-    Setting: lambda s: _div(_setting_html(s)),
-    Declare: _declare_html,
-    Surrender: lambda _: _div(_p("surrender")),
-    RowResult: lambda r: _div(_p(_row_result_text(r))),
-    Matchup: _matchup_html,
-    Payment: lambda p: _div(_p(_payment_text(p))),
-    PlayerResult: _player_html,
-    Alternative: _alternative_html,
-    Solution: _solution_html,
-    Settlement: _settlement_html,
-    BatchSolution: _batch_html,
-    SeatSummary: _seat_html,
-    Simulation: _simulation_html,
-    DuelResult: _duel_html,
-    RoundRecord: _round_html,
-    Table: _table_html,
+_HTML: dict[str, Callable[[Any], str]] = {
+    "Card": card_html,
+    "CardSet": lambda s: _div(row_html(s)) if len(s) else _div(_p("(no cards)")),
+    "HandRank": lambda r: f"<span>{escape(r.describe())}</span>",
+    "Setting": lambda s: _div(_setting_html(s)),
+    "Declare": _declare_html,
+    "Surrender": lambda _: _div(_p("surrender")),
+    "RowResult": lambda r: _div(_p(_row_result_text(r))),
+    "Matchup": _matchup_html,
+    "Payment": lambda p: _div(_p(_payment_text(p))),
+    "PlayerResult": _player_html,
+    "Alternative": _alternative_html,
+    "Solution": _solution_html,
+    "Settlement": _settlement_html,
+    "BatchSolution": _batch_html,
+    "SeatSummary": _seat_html,
+    "Simulation": _simulation_html,
+    "DuelResult": _duel_html,
+    "RoundRecord": _round_html,
+    "Table": _table_html,
 }
 
 
-def _lookup(table: dict[type, Callable[[Any], str]], obj: object) -> Callable[[Any], str]:
+def _lookup(table: dict[str, Callable[[Any], str]], obj: object) -> Callable[[Any], str]:
+    # by name, so this module imports no result class; only the package's own classes (and
+    # subclasses of them) are laid out, whatever another library names its classes
     for cls in type(obj).__mro__:
-        if cls in table:
-            return table[cls]
+        if cls.__module__.partition(".")[0] == "chinese_poker" and cls.__name__ in table:
+            return table[cls.__name__]
     raise TypeError(f"no layout for {type(obj).__name__}")
 
 

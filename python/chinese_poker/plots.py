@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure, SubFigure
 
-    from .simulate import DuelResult, Simulation
+    from .duels import DuelResult
+    from .simulate import Simulation
 
 __all__ = [
     "MISSING_MATPLOTLIB",
@@ -148,7 +149,7 @@ def _categories(raw: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
 
 def value_by_category(sim: Simulation, ax: Axes | None = None) -> Axes:
     """Mean points per round by the category of each row (hands played in rows only)."""
-    from ._enums import Category
+    from ._core import Category
 
     _need_rows(sim)
     ax = _axes(ax)

@@ -18,6 +18,10 @@ core (docs/architecture.md, "One rule schema"): this module takes its defaults a
 there, and a rule set (or a part built alone) is validated by compiling it. Every bad value
 raises :class:`~chinese_poker.exceptions.InvalidRulesError` naming the field. Unit values are at
 most ``MAX_UNITS`` and multipliers at most ``MAX_MULTIPLIER``, so no settlement can overflow.
+
+The shipped presets live here too: :data:`PRESETS` maps each name to its rule set, and each is
+a module constant named by its name in capitals (``MACEPLAY``, ``SHISANSHUI``, ...).
+``chinese_poker.presets`` is this module under the name the presets are known by.
 """
 
 from __future__ import annotations
@@ -28,15 +32,18 @@ import math
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
 import tomli_w
 
 from . import _core
-from ._enums import Category, Wheel
-from .exceptions import InvalidRulesError
+from ._core import Category
+from .exceptions import InvalidArgumentError, InvalidRulesError
 
 __all__ = [
+    "PRESETS",
+    "SHISANSHUI_SUIT_ORDER",
     "BonusMode",
     "BonusTable",
     "CATEGORIES",
@@ -61,6 +68,8 @@ __all__ = [
     "ScoopKind",
     "Sweep",
     "TimeoutPolicy",
+    "Wheel",
+    *(name.upper() for name in _core.PRESET_NAMES),
 ]
 
 # The names are the core's (see CHOICES and the tuples below); these aliases only say which
@@ -73,6 +82,9 @@ ScoopKind = str
 FoulKind = str
 Declaration = str
 TimeoutPolicy = str
+Wheel = str
+"""Where A-2-3-4-5 ranks: one of ``_core.CHOICES["wheel"]``, ``"low"`` (lowest straight) or
+``"second"`` (just under 10-J-Q-K-A)."""
 
 ROWS: tuple[RowName, ...] = _core.ROW_NAMES
 """Row names, front first."""
@@ -508,9 +520,7 @@ class RuleSet:
 
     @staticmethod
     def preset(name: str) -> RuleSet:
-        """A shipped preset by name (see :mod:`chinese_poker.presets`)."""
-        from .presets import PRESETS
-
+        """A shipped preset by name (see :data:`PRESETS`)."""
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
@@ -654,3 +664,43 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise InvalidRulesError(f"rule set JSON: key {key!r} appears twice in one table")
         out[key] = value
     return out
+
+
+# -- presets ---------------------------------------------------------------------------------
+# The rule sets shipped with the package (docs/rules.md, "Presets"), each with its source. They
+# are defined once, in the Rust core, with their values, description and the public rules each
+# follows; they are read from there. Every preset is an ordinary RuleSet: derive house rules
+# from one with ``.replace(...)``. ``chinese_poker.presets`` names this module, so
+# ``cp.presets.MACEPLAY`` and ``presets.PRESETS`` read these.
+
+PRESETS: MappingProxyType[str, RuleSet] = MappingProxyType(
+    {name: RuleSet.from_json(_core.preset_json(name)) for name in _core.PRESET_NAMES}
+)
+"""Every shipped preset by name, in the core's order."""
+
+SHISANSHUI_SUIT_ORDER: str = _core.SHISANSHUI_SUIT_ORDER
+"""The optional Shisanshui suit order ♠ > ♥ > ♣ > ♦, for ``suit_order=``."""
+
+# Declared for type checkers; the values are set from PRESETS below, by name.
+MACEPLAY: RuleSet
+POKERCLUB_SOUTH: RuleSet
+POKERCLUB_NORTH: RuleSet
+POKERFEVER_WESTERN: RuleSet
+POKERFEVER_EASTERN: RuleSet
+TWO_FOUR: RuleSet
+ONE_SIX: RuleSet
+SHISANSHUI: RuleSet
+globals().update({name.upper(): rules for name, rules in PRESETS.items()})
+
+
+def _rule_set(rules: RuleSet | str | None) -> RuleSet:
+    """The rule set an API argument names: a RuleSet, a preset name or None (the defaults)."""
+    if rules is None:
+        return RuleSet()
+    if isinstance(rules, str):
+        return RuleSet.preset(rules)
+    if isinstance(rules, RuleSet):
+        return rules
+    raise InvalidArgumentError(
+        f"rules: expected a RuleSet, a preset name or None, got {type(rules).__name__}"
+    )

@@ -24,14 +24,14 @@ from typing import Any, Literal, TypeAlias
 
 from . import _core
 from ._core import Card, CardSet, HandRank, Matchup, Payment, PlayerResult, RowResult, Settlement
-from ._enums import Wheel
+from .display import html, text
 from .exceptions import (
     InvalidArgumentError,
     InvalidCardError,
     InvalidDecisionError,
     InvalidShapeError,
 )
-from .rules import NATURALS, NaturalName, RowName, RuleSet
+from .rules import NATURALS, NaturalName, RowName, RuleSet, Wheel
 
 __all__ = [
     "DecisionLike",
@@ -182,16 +182,12 @@ class Setting:
 
     def __str__(self) -> str:
         """Three rows, each in the one display order (:func:`chinese_poker.display.ordered`)."""
-        from .display import text
-
         return text(self)
 
     def __repr__(self) -> str:
         return f"Setting.parse({self.to_text()!r})"
 
     def _repr_html_(self) -> str:
-        from .display import html
-
         return html(self)
 
 
@@ -221,13 +217,9 @@ class Declare:
         return {**self.setting.to_dict(), "decision": "declare", "natural": self.natural}
 
     def __str__(self) -> str:
-        from .display import text
-
         return text(self)
 
     def _repr_html_(self) -> str:
-        from .display import html
-
         return html(self)
 
 
@@ -242,8 +234,6 @@ class Surrender:
         return "surrender"
 
     def _repr_html_(self) -> str:
-        from .display import html
-
         return html(self)
 
 

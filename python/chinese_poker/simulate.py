@@ -1,4 +1,4 @@
-"""Self-play at scale: seeded deals, policies, exact settlement, columnar results, duels.
+"""Self-play at scale: seeded deals, exact settlement, columnar results and their summary.
 
     >>> import chinese_poker as cp
     >>> run = cp.simulate(200, players=4, rules="maceplay", seed=1, progress=False)
@@ -10,27 +10,48 @@ rows for any ``threads``, any chunking and any backend, and a run can be split i
 rounds. Built-in policies (:class:`~chinese_poker.TableEV`, :class:`~chinese_poker.MonteCarlo`,
 :class:`Greedy`, :class:`RandomLegal`) play entirely in Rust with the GIL released; a Python
 callable ``hand -> decision`` plays too, in Python, hand by hand (much slower).
+
+The policies are defined in :mod:`chinese_poker.policies`, the chunk runner and Parquet
+streaming in ``_runner``, duels in :mod:`chinese_poker.duels`.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
 from ._args import whole
+from ._runner import (
+    _PARQUET_OPTIONS,
+    COLUMNS,
+    NO_NATURAL,
+    _arrow_table,
+    _joined,
+    _play_range,
+    _Progress,
+    _Tally,
+)
+from .display import html, simulation_repr, text
+
+# DuelResult, duel, Greedy, PolicyLike, RandomLegal: still importable from here, where they
+# were defined before this module was split by job.
+from .duels import DuelResult as DuelResult
+from .duels import duel as duel
 from .exceptions import InvalidArgumentError
-from .rules import RuleSet
-from .scoring import DecisionLike
-from .solver import MonteCarlo, TableEV
-from .tables import _rule_set, load_tables
+from .policies import Greedy as Greedy
+from .policies import PolicyLike as PolicyLike
+from .policies import RandomLegal as RandomLegal
+from .policies import _policy_name, _spec
+from .rules import RuleSet, _rule_set
+from .solver import TableEV
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -50,45 +71,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Greedy:
-    """The baseline: the strongest back of the 13 cards, the strongest middle of the other 8,
-    the rest in front. Never fouls, never declares or surrenders by itself."""
-
-
-@dataclass(frozen=True)
-class RandomLegal:
-    """A uniformly random legal setting (seeded by the run: reproducible)."""
-
-
-PolicyLike: TypeAlias = (
-    "TableEV | MonteCarlo | Greedy | RandomLegal | Callable[[npt.NDArray[np.uint8]], DecisionLike]"
-)
-
-COLUMNS = (
-    "round",
-    "seat",
-    "hand",
-    "choice",
-    "setting",
-    "status",
-    "natural",
-    "ranks",
-    "scoops",
-    "sweep",
-    "points",
-    "value",
-)
-"""The result columns, one row per round and seat (see :class:`Simulation`)."""
-
-NO_NATURAL = _core.NO_NATURAL
-# the `status` and `choice` columns' codes
-_FOULED, _NATURAL, _SURRENDERED = map(
-    _core.STATUS_NAMES.index, ("fouled", "natural", "surrendered")
-)
-_SURRENDER = _core.CHOICE_NAMES.index("surrender")
-
-
 def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.NDArray[np.uint8]:
     """The hands of rounds ``first..first + rounds`` of a run seeded ``seed``: a
     ``(rounds, players, 13)`` ``uint8`` array of card codes, each hand sorted. These are exactly
@@ -99,37 +81,6 @@ def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.ND
         whole("seed", seed, 0, 2**64 - 1),
         whole("first", first, 0, 2**64 - 1),
     )
-
-
-# -- policies ----------------------------------------------------------------------------------
-
-
-def _spec(policy: object, rules: RuleSet, players: int, seat: int) -> tuple[Any, ...] | None:
-    """The core's form of a built-in policy; ``None`` for a Python callable."""
-    if isinstance(policy, TableEV):
-        return ("table", load_tables(rules, players, policy.tables))
-    if isinstance(policy, MonteCarlo):
-        table = load_tables(rules, players, policy.opponent_policy.tables)
-        return ("monte_carlo", policy.compiled(table))
-    if isinstance(policy, Greedy):
-        return ("greedy",)
-    if isinstance(policy, RandomLegal):
-        return ("random",)
-    if callable(policy):
-        return None
-    raise InvalidArgumentError(
-        f'argument "policies[{seat}]": expected TableEV, MonteCarlo, Greedy, RandomLegal or a '
-        f"callable hand -> decision, got {type(policy).__name__}"
-    )
-
-
-def _policy_name(policy: object) -> str:
-    if isinstance(policy, TableEV | MonteCarlo | Greedy | RandomLegal):
-        return repr(policy)
-    return getattr(policy, "__name__", type(policy).__name__)
-
-
-# -- results -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,92 +103,37 @@ class SeatSummary:
     surrender_rate: float
 
     def __str__(self) -> str:
-        from .display import text
-
         return text(self)
 
     def _repr_html_(self) -> str:
-        from .display import html
-
         return html(self)
 
 
-class _Tally:
-    """Running per-seat sums, so a streamed run can be summarised without its rows."""
-
-    def __init__(self, players: int) -> None:
-        self.players = players
-        self.n = 0
-        z = np.zeros(players)
-        self.sum, self.sq = z.copy(), z.copy()
-        self.scoops, self.sweeps = z.copy(), z.copy()
-        self.fouls, self.naturals, self.surrenders = z.copy(), z.copy(), z.copy()
-
-    def add(self, cols: Mapping[str, npt.NDArray[Any]]) -> None:
-        p = self.players
-
-        def per_seat(a: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
-            out: npt.NDArray[np.float64] = (
-                np.asarray(a, dtype=np.float64).reshape(-1, p).sum(axis=0)
+def _summaries(tally: _Tally, names: Sequence[str]) -> tuple[SeatSummary, ...]:
+    """Each seat's summary from a run's running sums."""
+    out = []
+    n = max(tally.n, 1)
+    for s in range(tally.players):
+        mean = float(tally.sum[s] / n)
+        var = max(float(tally.sq[s] / n) - mean * mean, 0.0) * n / max(n - 1, 1)
+        se = math.sqrt(var / n)
+        out.append(
+            SeatSummary(
+                seat=s,
+                policy=names[s],
+                rounds=tally.n,
+                mean=mean,
+                stderr=se,
+                ci_low=mean - _core.INTERVAL_Z * se,
+                ci_high=mean + _core.INTERVAL_Z * se,
+                scoop_rate=float(tally.scoops[s] / n),
+                sweep_rate=float(tally.sweeps[s] / n),
+                foul_rate=float(tally.fouls[s] / n),
+                natural_rate=float(tally.naturals[s] / n),
+                surrender_rate=float(tally.surrenders[s] / n),
             )
-            return out
-
-        pts = np.asarray(cols["points"], dtype=np.float64)
-        self.n += len(pts) // p
-        self.sum += per_seat(pts)
-        self.sq += per_seat(pts * pts)
-        self.scoops += per_seat(cols["scoops"] > 0)
-        self.sweeps += per_seat(cols["sweep"])
-        self.fouls += per_seat(cols["status"] == _FOULED)
-        self.naturals += per_seat(cols["status"] == _NATURAL)
-        self.surrenders += per_seat(cols["status"] == _SURRENDERED)
-
-    def merge(self, other: _Tally) -> None:
-        self.n += other.n
-        for name in ("sum", "sq", "scoops", "sweeps", "fouls", "naturals", "surrenders"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
-    def summary(self, names: Sequence[str]) -> tuple[SeatSummary, ...]:
-        out = []
-        n = max(self.n, 1)
-        for s in range(self.players):
-            mean = float(self.sum[s] / n)
-            var = max(float(self.sq[s] / n) - mean * mean, 0.0) * n / max(n - 1, 1)
-            se = math.sqrt(var / n)
-            out.append(
-                SeatSummary(
-                    seat=s,
-                    policy=names[s],
-                    rounds=self.n,
-                    mean=mean,
-                    stderr=se,
-                    ci_low=mean - _core.INTERVAL_Z * se,
-                    ci_high=mean + _core.INTERVAL_Z * se,
-                    scoop_rate=float(self.scoops[s] / n),
-                    sweep_rate=float(self.sweeps[s] / n),
-                    foul_rate=float(self.fouls[s] / n),
-                    natural_rate=float(self.naturals[s] / n),
-                    surrender_rate=float(self.surrenders[s] / n),
-                )
-            )
-        return tuple(out)
-
-
-def _arrow_table(cols: Mapping[str, npt.NDArray[Any]]) -> pa.Table:
-    import pyarrow as pa
-
-    def fixed(a: npt.NDArray[Any], width: int) -> pa.Array:
-        return pa.FixedSizeListArray.from_arrays(
-            pa.array(np.ascontiguousarray(a).reshape(-1)), width
         )
-
-    arrays = {
-        name: fixed(cols[name], cols[name].shape[1])
-        if cols[name].ndim == 2
-        else pa.array(cols[name])
-        for name in COLUMNS
-    }
-    return pa.table(arrays)
+    return tuple(out)
 
 
 @dataclass
@@ -270,22 +166,16 @@ class Simulation:
 
     def summary(self) -> tuple[SeatSummary, ...]:
         """Per seat: mean points per round with a 95% interval and the event rates."""
-        return self._tally.summary(self.policies)
+        return _summaries(self._tally, self.policies)
 
     def __repr__(self) -> str:
-        from .display import simulation_repr
-
         return simulation_repr(self)
 
     def __str__(self) -> str:
         """The run, then the per-seat table: points per round with its 95% interval, rates."""
-        from .display import text
-
         return text(self)
 
     def _repr_html_(self) -> str:
-        from .display import html
-
         return html(self)
 
     def _need_columns(self) -> dict[str, npt.NDArray[Any]]:
@@ -319,158 +209,7 @@ class Simulation:
         return Path(path)
 
 
-# -- running -----------------------------------------------------------------------------------
-
-
-class _Progress:
-    def __init__(self, total: int, unit: str, show: bool) -> None:
-        self.bar: Any = None
-        if show:
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=total, unit=unit, unit_scale=True, dynamic_ncols=True)
-
-    def update(self, n: int) -> None:
-        if self.bar is not None:
-            self.bar.update(n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _chunks(total: int, seconds_per_chunk: float = 0.25) -> Iterator[tuple[int, int]]:
-    """(first, count) chunks that grow or shrink to take about ``seconds_per_chunk`` each, so
-    progress updates and Ctrl-C are seen promptly; chunking never changes the results."""
-    first, size = 0, 64
-    while first < total:
-        count = min(size, total - first)
-        start = time.perf_counter()
-        yield first, count
-        took = max(time.perf_counter() - start, 1e-6)
-        size = int(min(max(count * seconds_per_chunk / took, 16), 65_536))
-        first += count
-
-
-def _chunk_columns(
-    rules: RuleSet,
-    specs: Sequence[tuple[Any, ...] | None],
-    policies: Sequence[object],
-    seed: int,
-    first: int,
-    count: int,
-    threads: int | None,
-) -> dict[str, npt.NDArray[Any]]:
-    compiled = rules.compiled
-    if all(s is not None for s in specs):
-        return dict(_core.simulate_chunk(compiled, list(specs), seed, first, count, threads))
-    players = len(specs)
-    settings = np.zeros((count, players, 13), dtype=np.uint8)
-    choices = np.zeros((count, players), dtype=np.uint8)
-    naturals = np.full((count, players), NO_NATURAL, dtype=np.uint8)
-    values = np.full((count, players), np.nan)
-    hands = _core.deal(count, players, seed, first)
-    for seat, (spec, policy) in enumerate(zip(specs, policies, strict=True)):
-        if spec is not None:
-            k, c, n, v = _core.decide_seat(
-                compiled, players, spec, seed, first, count, seat, threads
-            )
-            settings[:, seat], choices[:, seat], naturals[:, seat], values[:, seat] = k, c, n, v
-            continue
-        fn: Callable[[npt.NDArray[np.uint8]], object] = policy  # type: ignore[assignment]
-        for r in range(count):
-            codes, choice, natural = _core.decision_codes(fn(hands[r, seat]), seat)
-            settings[r, seat], choices[r, seat], naturals[r, seat] = codes, choice, natural
-    cols = dict(_core.settle_rounds(compiled, settings, choices, naturals, threads))
-    # the dealt hands and round numbers, which array settlement cannot know
-    cols["hand"] = hands.reshape(-1, 13)
-    cols["round"] = np.repeat(np.arange(first, first + count, dtype=np.uint64), players)
-    cols["value"] = values.reshape(-1)
-    surrendered = cols["choice"] == _SURRENDER
-    cols["setting"][surrendered] = cols["hand"][surrendered]
-    return cols
-
-
-# Rows buffered per Parquet row group: large groups keep the per-group cost negligible, and
-# the buffer (about 50 bytes a row) small.
-_ROW_GROUP = 1 << 17
-_PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "use_dictionary": False}
-
-
-@dataclass
-class _Range:
-    """What playing one range of rounds produced (kept rows or a Parquet file, and the tally)."""
-
-    first: int
-    columns: dict[str, npt.NDArray[Any]] | None
-    tally: _Tally
-    done: int
-    interrupted: bool
-
-
-def _empty_columns(rs: RuleSet, players: int) -> dict[str, npt.NDArray[Any]]:
-    return dict(_core.simulate_chunk(rs.compiled, [("greedy",)] * players, 0, 0, 0))
-
-
-def _play_range(
-    rs: RuleSet,
-    pols: Sequence[object],
-    seed: int,
-    first: int,
-    count: int,
-    threads: int | None,
-    path: Path | None,
-    advance: Callable[[int], object] | None,
-) -> _Range:
-    """Plays rounds ``first..first + count`` in chunks: rows kept, or streamed to ``path``."""
-    players = len(pols)
-    specs = [_spec(p, rs, players, s) for s, p in enumerate(pols)]
-    tally = _Tally(players)
-    parts: list[dict[str, npt.NDArray[Any]]] = []
-    pending = 0  # rows in `parts` not yet written (streaming)
-    writer: Any = None
-
-    def flush() -> None:
-        nonlocal writer, pending
-        if not parts:
-            return
-        table = _arrow_table({k: np.concatenate([p[k] for p in parts]) for k in COLUMNS})
-        if writer is None:
-            import pyarrow.parquet as pq
-
-            writer = pq.ParquetWriter(str(path), table.schema, **_PARQUET_OPTIONS)
-        writer.write_table(table)
-        parts.clear()
-        pending = 0
-
-    done, interrupted = 0, False
-    try:
-        for offset, size in _chunks(count):
-            cols = _chunk_columns(rs, specs, pols, seed, first + offset, size, threads)
-            tally.add(cols)
-            parts.append(cols)
-            if path is not None:
-                pending += len(cols["points"])
-                if pending >= _ROW_GROUP:
-                    flush()
-            done += size
-            if advance is not None:
-                advance(size)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if path is not None:
-            flush()
-            if writer is not None:
-                writer.close()
-    columns = None
-    if path is None:
-        columns = (
-            {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
-            if parts
-            else _empty_columns(rs, players)
-        )
-    return _Range(first, columns, tally, done, interrupted)
+# -- running
 
 
 def simulate(
@@ -520,7 +259,7 @@ def simulate(
     start = time.perf_counter()
     try:
         if backend == "ray":
-            from ._ray_backend import play_shards
+            from ._ray_backend import play_shards  # Ray is optional: imported when asked for
 
             ranges, cut = play_shards(rs, pols, seed, rounds, threads, path, shards, bar.update)
         else:
@@ -532,13 +271,7 @@ def simulate(
     for r in ranges:
         tally.merge(r.tally)
     kept = [r.columns for r in ranges if r.columns is not None and r.done]
-    columns = None
-    if path is None:
-        columns = (
-            {k: np.concatenate([c[k] for c in kept]) for k in COLUMNS}
-            if kept
-            else _empty_columns(rs, players)
-        )
+    columns = None if path is not None else _joined(kept, rs, players)
     return Simulation(
         players=players,
         rules=rs.name,
@@ -581,93 +314,3 @@ def settle_batch(
     )
     cols = _core.settle_rounds(_rule_set(rules).compiled, s, c, n, threads)
     return np.asarray(cols["points"]).reshape(r, p)
-
-
-# -- duels -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DuelResult:
-    """The edge of policy A over policy B in points per hand from duplicate deals, with its
-    paired 95% confidence interval; ``same_share``: the share of hands both set identically;
-    ``deals_needed``: deals for the interval to exclude 0 at the observed edge and spread."""
-
-    a: str
-    b: str
-    rules: str
-    players: int
-    deals: int
-    edge: float
-    stderr: float
-    ci_low: float
-    ci_high: float
-    same_share: float
-    deals_needed: float
-    interrupted: bool
-    edges: npt.NDArray[np.float64] = field(repr=False, compare=False)
-
-    def __repr__(self) -> str:
-        from .display import duel_repr
-
-        return duel_repr(self)
-
-    def __str__(self) -> str:
-        from .display import duel_text
-
-        return duel_text(self)
-
-    def _repr_html_(self) -> str:
-        from .display import html
-
-        return html(self)
-
-
-def duel(
-    policy_a: PolicyLike,
-    policy_b: PolicyLike,
-    deals: int = 2000,
-    rules: RuleSet | str | None = None,
-    players: int = 2,
-    seed: int = 0,
-    threads: int | None = None,
-    progress: bool = True,
-) -> DuelResult:
-    """Duplicate duel of two built-in policies: every deal is replayed with the seats rotated
-    so that A holds each hand once (heads-up: A and B swap; at 3–4 players one seat plays A and
-    the others B). Ctrl-C stops it and reports the deals done."""
-    deals = whole("deals", deals, 1, 2**40)
-    players = whole("players", players, 2, 4)
-    seed = whole("seed", seed, 0, 2**64 - 1)
-    rs = _rule_set(rules)
-    specs = [_spec(p, rs, players, s) for s, p in enumerate((policy_a, policy_b))]
-    if any(s is None for s in specs):
-        raise InvalidArgumentError("duel: both policies must be built-in (not Python callables)")
-    edges: list[npt.NDArray[np.float64]] = []
-    same: list[npt.NDArray[np.uint8]] = []
-    interrupted = False
-    bar = _Progress(deals, "deal", progress)
-    try:
-        for first, count in _chunks(deals):
-            e, s = _core.duel_chunk(
-                rs.compiled, players, specs[0], specs[1], seed, first, count, threads
-            )
-            edges.append(e)
-            same.append(s)
-            bar.update(count)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        bar.close()
-    e_all = np.concatenate(edges) if edges else np.zeros(0)
-    s_all = np.concatenate(same) if same else np.zeros(0, np.uint8)
-    summary = _core.duel_summary(e_all, s_all, players)
-    return DuelResult(
-        a=_policy_name(policy_a),
-        b=_policy_name(policy_b),
-        rules=rs.name,
-        players=players,
-        deals=len(e_all),
-        interrupted=interrupted,
-        edges=e_all,
-        **summary,
-    )

@@ -44,20 +44,21 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from ._core import Alternative, HandRank, Solution, parse_hands
+from .display import batch_repr, html, text
 from .exceptions import InvalidArgumentError, InvalidShapeError
-from .rules import RuleSet
+from .rules import RuleSet, _rule_set
 from .scoring import DecisionLike, Declare, Setting, Surrender
-from .tables import (
+from .strategy_tables import (
     FIVE_CLASSES,
     FRONT_CLASSES,
     _check_players,
-    _rule_set,
     load_tables,
+    on_clear_cache,
     train_all,
     train_tables,
 )
-from .tables import read_tables as read_tables
-from .tables import shipped_tables_path as shipped_tables_path
+from .strategy_tables import read_tables as read_tables
+from .strategy_tables import shipped_tables_path as shipped_tables_path
 
 __all__ = [
     "Alternative",
@@ -434,6 +435,7 @@ def _with_tables(objective: Objective, tables: str | Path | None) -> Objective:
 
 _SOLVERS: dict[tuple[object, int, int], tuple[object, object, Solver]] = {}
 _MAX_SOLVERS = 32
+on_clear_cache(_SOLVERS.clear)  # a solver holds loaded tables
 
 
 def _solver(rules: RuleSet | str | None, players: int, objective: Objective | None) -> Solver:
@@ -516,19 +518,13 @@ class BatchSolution:
         return [self.decision(i) for i in range(len(self.decisions))]
 
     def __repr__(self) -> str:
-        from .display import batch_repr
-
         return batch_repr(self)
 
     def __str__(self) -> str:
         """The decisions counted, then the first hands: decision, rows and value."""
-        from .display import text
-
         return text(self)
 
     def _repr_html_(self) -> str:
-        from .display import html
-
         return html(self)
 
 

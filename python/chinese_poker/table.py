@@ -28,12 +28,12 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from ._core import Card
+from .display import html, round_repr, table_repr, text
 from .exceptions import InvalidArgumentError, InvalidDecisionError
-from .rules import NATURALS, RuleSet
+from .policies import PolicyLike, _spec
+from .rules import NATURALS, RuleSet, _rule_set
 from .scoring import DecisionLike, Declare, Setting, Settlement, Surrender, settle
-from .simulate import PolicyLike, _spec
 from .solver import TableEV
-from .tables import _rule_set
 
 __all__ = ["RoundRecord", "Table"]
 
@@ -106,18 +106,12 @@ class RoundRecord:
         }
 
     def __repr__(self) -> str:
-        from .display import round_repr
-
         return round_repr(self)
 
     def __str__(self) -> str:
-        from .display import text
-
         return text(self)
 
     def _repr_html_(self) -> str:
-        from .display import html
-
         return html(self)
 
 
@@ -177,19 +171,13 @@ class Table:
         self._decisions: dict[int, Setting | Declare | Surrender] = {}
 
     def __repr__(self) -> str:
-        from .display import table_repr
-
         return table_repr(self)
 
     def __str__(self) -> str:
         """The setup, the hands of a round in progress, and each settled round's totals."""
-        from .display import text
-
         return text(self)
 
     def _repr_html_(self) -> str:
-        from .display import html
-
         return html(self)
 
     # -- a round ---------------------------------------------------------------------------

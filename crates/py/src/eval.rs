@@ -92,7 +92,7 @@ impl PyHandRank {
     fn category<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         static CATEGORY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         let cls = CATEGORY.get_or_try_init(py, || {
-            py.import("chinese_poker._enums")?
+            py.import("chinese_poker._core")?
                 .getattr("Category")
                 .map(Bound::unbind)
         })?;

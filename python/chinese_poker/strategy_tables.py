@@ -44,7 +44,7 @@ from .exceptions import (
     InvalidTablesError,
     InvalidTypeError,
 )
-from .rules import RuleSet
+from .rules import RuleSet, _rule_set
 
 __all__ = [
     "DEFAULT_DEALS",
@@ -86,18 +86,6 @@ _READ_ERRORS = (
     RecursionError,  # deeply nested JSON metadata
     MemoryError,  # an array header claiming terabytes
 )
-
-
-def _rule_set(rules: RuleSet | str | None) -> RuleSet:
-    if rules is None:
-        return RuleSet()
-    if isinstance(rules, str):
-        return RuleSet.preset(rules)
-    if isinstance(rules, RuleSet):
-        return rules
-    raise InvalidArgumentError(
-        f"rules: expected a RuleSet, a preset name or None, got {type(rules).__name__}"
-    )
 
 
 def _check_players(players: object) -> int:
@@ -386,14 +374,23 @@ def load_tables(
     return _load_file(rs, n, str(p), _stamp(p))
 
 
+_DEPENDENT_CACHES: list[Callable[[], object]] = []
+
+
+def on_clear_cache(clear: Callable[[], object]) -> None:
+    """Registers ``clear`` to run on :func:`clear_cache`: a module above this one that caches
+    what it built on loaded tables (the solver's cache of solvers) registers its own clearing,
+    so this module needs to know nothing of it."""
+    _DEPENDENT_CACHES.append(clear)
+
+
 def clear_cache() -> None:
     """Forgets every loaded table and the shipped index (and the solvers built on them)."""
     _index.cache_clear()
     _load_shipped.cache_clear()
     _load_file.cache_clear()
-    from . import solver  # imported here: solver imports this module
-
-    solver._SOLVERS.clear()
+    for clear in _DEPENDENT_CACHES:
+        clear()
 
 
 # -- training --------------------------------------------------------------------------------

@@ -1,0 +1,117 @@
+"""The options several commands take, each defined once here with its bounds and default (from
+``_core`` where the core owns them), and the way a command's parser is made. A command module
+builds its own parser with :func:`command`, from the shared option groups it needs
+(:class:`Shared`) and its own options."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from .. import _core
+from ._shared import DEFAULT_MC_SAMPLES, EXIT_USAGE
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with errors on one line (argparse prints the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
+
+def int_arg(what: str, low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, ``what`` naming it in errors."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+SEED = int_arg("a seed from 0 to 2**64 - 1", 0, 2**64 - 1)
+THREADS = int_arg(f"a number of threads from 1 to {_core.MAX_THREADS}", 1, _core.MAX_THREADS)
+SAMPLES = int_arg(
+    f"a number of samples from {_core.MIN_SAMPLES} to {_core.MAX_SAMPLES:,}",
+    _core.MIN_SAMPLES,
+    _core.MAX_SAMPLES,
+)
+PLAYERS = int_arg("a number of players from 2 to 4", 2, 4)
+
+
+@dataclass(frozen=True)
+class Shared:
+    """The option groups commands share, as argparse parents: ``common`` (``--color``),
+    ``as_json`` (``--json``), ``rules`` (``--rules``) and ``run`` (``--seed``, ``--threads``,
+    ``--samples`` of the mc policy, ``--no-progress``)."""
+
+    common: argparse.ArgumentParser
+    as_json: argparse.ArgumentParser
+    rules: argparse.ArgumentParser
+    run: argparse.ArgumentParser
+
+
+def shared() -> Shared:
+    common = Parser(add_help=False)
+    common.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour red suits: auto (on a terminal, unless NO_COLOR is set), always, never",
+    )
+    as_json = Parser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="print the results as JSON")
+    rules = Parser(add_help=False)
+    rules.add_argument(
+        "--rules",
+        default=_core.PRESET_NAMES[0],
+        help=f"preset name or rule set file (.toml / .json); default {_core.PRESET_NAMES[0]}",
+    )
+    run = Parser(add_help=False)
+    run.add_argument("--seed", type=SEED, default=0, help="seed of the deals (default 0)")
+    run.add_argument("--threads", type=THREADS, default=None, help="default: all cores")
+    run.add_argument(
+        "--samples",
+        type=SAMPLES,
+        default=DEFAULT_MC_SAMPLES,
+        help=f"sampled deals per hand of the mc policy (default {DEFAULT_MC_SAMPLES})",
+    )
+    run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return Shared(common, as_json, rules, run)
+
+
+def progress(args: argparse.Namespace) -> bool:
+    """Whether to show a progress bar (``run`` options): a bar in a log file is noise, so it is
+    shown on a terminal unless turned off."""
+    return not args.no_progress and sys.stderr.isatty()
+
+
+def command(
+    sub: Any,
+    name: str,
+    summary: str,
+    examples: Sequence[str],
+    parents: Sequence[argparse.ArgumentParser],
+    details: str = "",
+) -> argparse.ArgumentParser:
+    """A command's (or an action's) parser: its summary, details and examples in ``--help``."""
+    epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples)
+    p: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=summary + (f"\n\n{textwrap.fill(details, 88)}" if details else ""),
+        epilog=epilog,
+        parents=list(parents),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return p

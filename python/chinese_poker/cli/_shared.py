@@ -1,0 +1,175 @@
+"""What every command shares: its errors (one line, exit code 2), its output (colour on a
+terminal, JSON, a small table printer) and the arguments read the same way by several commands
+(a rule set, a policy, an output file)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .. import _core
+from ..exceptions import ChinesePokerError
+from ..rules import RuleSet
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+PROG = "chinese-poker"
+
+# The CLI's policy names: what `simulate --policy`, `duel A B` and `solve --objective` accept.
+POLICY_NAMES = ("table", "mc", "greedy", "random")
+OBJECTIVE_NAMES = POLICY_NAMES[:2]  # what can value a single hand (the solver's objectives)
+DEFAULT_MC_SAMPLES = 200
+
+
+class CliError(Exception):
+    """A bad argument found after parsing: printed as one line, exit code 2."""
+
+
+def fail(argument: str, message: str) -> NoReturn:
+    raise CliError(f"argument {argument}: {message}")
+
+
+@contextlib.contextmanager
+def blame(argument: str, prefix: str = "") -> Iterator[None]:
+    """Turns the package's input errors raised inside into one line naming ``argument``."""
+    try:
+        yield
+    except ChinesePokerError as e:
+        fail(argument, f"{prefix}{e}")
+
+
+# -- output ------------------------------------------------------------------------------------
+
+_RED_CARD = re.compile(r"(?:10|[2-9TJQKA])[♥♦]")
+
+
+class _Style:
+    """Colour for a terminal; plain text when piped, under ``NO_COLOR`` or ``--color never``."""
+
+    on = False
+
+    @classmethod
+    def setup(cls, mode: str) -> None:
+        if mode == "auto":
+            cls.on = (
+                sys.stdout.isatty()
+                and "NO_COLOR" not in os.environ
+                and os.environ.get("TERM") != "dumb"
+            )
+        else:
+            cls.on = mode == "always"
+
+
+def paint(text: str) -> str:
+    """``text`` with hearts and diamonds in red where colour is on."""
+    if not _Style.on:
+        return text
+    return _RED_CARD.sub(lambda m: f"\033[31m{m.group(0)}\033[0m", text)
+
+
+def bold(text: str) -> str:
+    return f"\033[1m{text}\033[0m" if _Style.on else text
+
+
+def out(text: str = "") -> None:
+    print(paint(text))
+
+
+def out_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def cards_text(codes: Sequence[int]) -> str:
+    return " ".join(_core.Card(int(c)).pretty() for c in codes)
+
+
+def seat(i: int) -> str:
+    return f"P{i}"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]], right: int = 1) -> str:
+    """A plain text table; columns from ``right`` on are right-aligned (numbers)."""
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if i >= right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([bold(line(header)), rule, *(line(r) for r in rows)])
+
+
+# -- arguments read by several commands --------------------------------------------------------
+
+
+def load_rules(text: str, argument: str = "--rules") -> RuleSet:
+    """A preset name, or a rule set stored as a JSON / TOML file."""
+    path = Path(text)
+    if path.suffix in (".json", ".toml"):
+        try:
+            data = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+            fail(argument, f"cannot read {text!r} ({reason or e})")
+        try:
+            return RuleSet.from_json(data) if path.suffix == ".json" else RuleSet.from_toml(data)
+        except (ValueError, RecursionError) as e:
+            # a rule set file is user data: whatever is wrong with it is one line
+            fail(argument, f"{text!r}: {e}")
+    if text not in _core.PRESET_NAMES:
+        fail(
+            argument,
+            f"unknown preset {text!r}; expected a rule set file (.json, .toml) or one of "
+            f"{', '.join(_core.PRESET_NAMES)}",
+        )
+    return RuleSet.preset(text)
+
+
+def policy(name: str, samples: int) -> Any:
+    """The policy a CLI policy name stands for (``mc`` drawing ``samples`` deals per hand)."""
+    from ..policies import Greedy, RandomLegal
+    from ..solver import MonteCarlo, TableEV
+
+    if name == "table":
+        return TableEV()
+    if name == "mc":
+        return MonteCarlo(samples=samples)
+    if name == "greedy":
+        return Greedy()
+    return RandomLegal()
+
+
+def need_matplotlib(argument: str) -> None:
+    from ..plots import MISSING_MATPLOTLIB, have_matplotlib
+
+    if not have_matplotlib():
+        fail(argument, MISSING_MATPLOTLIB)
+
+
+def check_out_file(argument: str, text: str, suffixes: tuple[str, ...]) -> Path:
+    """Refuses an output path that cannot be written before the work that produces it."""
+    path = Path(text)
+    if path.suffix.lower() not in suffixes:
+        fail(argument, f"expected a {' or '.join(suffixes)} file name, got {text!r}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        fail(argument, f"directory {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK):
+        fail(argument, f"directory {str(parent)!r} is not writable")
+    if path.is_dir():
+        fail(argument, f"{text!r} is a directory")
+    return path
+
+
+def check_plot_file(argument: str, text: str) -> Path:
+    """A plot's output file, refused before the run when matplotlib is missing."""
+    need_matplotlib(argument)
+    return check_out_file(argument, text, (".png", ".svg", ".pdf"))

@@ -1,0 +1,56 @@
+"""``chinese-poker demo``: deal a round, solve every hand and settle it, printing the seed that
+replays it."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from typing import Any
+
+from ._options import PLAYERS, SEED, Shared, command
+from ._shared import PROG, bold, cards_text, load_rules, out, out_json, seat
+
+
+def register(sub: Any, shared: Shared) -> None:
+    p = command(
+        sub,
+        "demo",
+        "deal a round, solve every hand and settle it; prints the seed to replay it",
+        ["chinese-poker demo", "chinese-poker demo --players 3 --seed 42 --rules shisanshui"],
+        [shared.common, shared.as_json, shared.rules],
+    )
+    p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
+    p.add_argument("--seed", type=SEED, default=None, help="default: a random seed, printed")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> None:
+    from ..scoring import settle
+    from ..simulate import deal
+    from ..solver import solve
+
+    rules = load_rules(args.rules)
+    seed = secrets.randbelow(2**32) if args.seed is None else args.seed
+    hands = deal(1, args.players, seed)[0]
+    solutions = [solve(hand, rules, args.players, top_k=1) for hand in hands]
+    result = settle([s.as_decision() for s in solutions], rules)
+    if args.json:
+        out_json(
+            {
+                "seed": seed,
+                "rules": rules.name,
+                "hands": [cards_text(h) for h in hands],
+                "solutions": [s.to_dict() for s in solutions],
+                "settlement": result.to_dict(),
+            }
+        )
+        return
+    replay = f"{PROG} demo --seed {seed} --players {args.players} --rules {args.rules}"
+    out(f"Seed {seed} (replay this round: {replay})")
+    for i, (hand, sol) in enumerate(zip(hands, solutions, strict=True)):
+        out()
+        out(bold(f"{seat(i)} is dealt ") + cards_text(hand))
+        # the first line repeats the rule set and objective, said once above
+        out("\n".join(sol.explain().rstrip("\n").splitlines()[1:]))
+    out()
+    out(result.explain().rstrip("\n"))

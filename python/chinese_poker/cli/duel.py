@@ -1,0 +1,80 @@
+"""``chinese-poker duel``: duplicate deals of policy A against policy B, A's edge in points per
+hand with its interval, and which is better at this number of deals."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+from typing import Any
+
+from ._options import PLAYERS, Shared, command, int_arg, progress
+from ._shared import POLICY_NAMES, blame, check_plot_file, load_rules, out, out_json, policy
+
+
+def register(sub: Any, shared: Shared) -> None:
+    p = command(
+        sub,
+        "duel",
+        "duplicate deals of policy A against B: A's edge in points per hand, with its interval",
+        [
+            "chinese-poker duel table greedy --deals 2000 --rules two_four",
+            "chinese-poker duel mc table --samples 500 --deals 300 --json",
+        ],
+        [shared.common, shared.as_json, shared.rules, shared.run],
+        f"Policies: {', '.join(POLICY_NAMES)}. Every deal is replayed with the seats rotated "
+        "so that A holds each hand once, which cancels the luck of the deal. --plot writes "
+        "the running edge and its interval over the deals.",
+    )
+    p.add_argument("a", choices=POLICY_NAMES, metavar="A", help="policy A")
+    p.add_argument("b", choices=POLICY_NAMES, metavar="B", help="policy B")
+    p.add_argument(
+        "--deals",
+        type=int_arg("a number of deals from 1 to 2**40", 1, 2**40),
+        default=2000,
+        help="default 2000",
+    )
+    p.add_argument("--players", type=PLAYERS, default=2, help="default 2")
+    p.add_argument("--plot", default=None, help="write a plot to this .png / .svg / .pdf")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> None:
+    from ..duels import duel
+
+    rules = load_rules(args.rules)
+    if args.plot is not None:
+        check_plot_file("--plot", args.plot)
+    a, b = (policy(n, args.samples) for n in (args.a, args.b))
+    with blame("--rules"):
+        res = duel(
+            a,
+            b,
+            deals=args.deals,
+            rules=rules,
+            players=args.players,
+            seed=args.seed,
+            threads=args.threads,
+            progress=progress(args),
+        )
+    if args.plot is not None:
+        from .. import plots
+
+        plots.save(plots.duel_edges(res), args.plot)
+    if args.json:
+        data = {f.name: getattr(res, f.name) for f in dataclasses.fields(res) if f.name != "edges"}
+        if math.isinf(data["deals_needed"]):
+            data["deals_needed"] = None  # JSON has no infinity
+        out_json(data)
+        return
+    out(str(res))
+    verdict = (
+        f"{args.a} is better"
+        if res.ci_low > 0
+        else f"{args.b} is better"
+        if res.ci_high < 0
+        else "no resolved difference at this number of deals"
+    )
+    out(f"{verdict}{' (interrupted)' if res.interrupted else ''}")
+    if args.plot is not None:
+        out(f"plot written to {args.plot}")

@@ -1,0 +1,135 @@
+"""``chinese-poker rules``: the presets, and a rule set shown, compared with another or written
+out as TOML to edit (``list``, ``show``, ``diff``, ``new``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from typing import Any
+
+from .. import _core
+from ..rules import RuleSet
+from ._options import Shared, command
+from ._shared import blame, bold, check_out_file, load_rules, out, out_json, table
+
+
+def register(sub: Any, shared: Shared) -> None:
+    p = command(
+        sub,
+        "rules",
+        "the presets; show, compare and write rule sets",
+        [
+            "chinese-poker rules list",
+            "chinese-poker rules show pokerfever_eastern",
+            "chinese-poker rules diff maceplay shisanshui",
+            "chinese-poker rules new --from maceplay --name 'our club' > house.toml",
+            'chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d" --rules house.toml',
+        ],
+        [],
+    )
+    rules_sub = p.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
+    q = command(
+        rules_sub,
+        "list",
+        "the presets and what each plays",
+        ["chinese-poker rules list"],
+        [shared.common, shared.as_json],
+    )
+    q = command(
+        rules_sub,
+        "show",
+        "every field of a preset or rule set file, as TOML",
+        ["chinese-poker rules show maceplay", "chinese-poker rules show house.toml --json"],
+        [shared.common, shared.as_json],
+    )
+    q.add_argument("name", metavar="NAME", help="preset name or rule set file")
+    q = command(
+        rules_sub,
+        "diff",
+        "the fields where two rule sets differ",
+        ["chinese-poker rules diff pokerclub_south pokerclub_north"],
+        [shared.common, shared.as_json],
+    )
+    q.add_argument("x", metavar="X", help="preset name or rule set file")
+    q.add_argument("y", metavar="Y", help="preset name or rule set file")
+    q = command(
+        rules_sub,
+        "new",
+        "a rule set to edit, as TOML on standard output (or --out)",
+        ["chinese-poker rules new --from pokerclub_south --name 'our club' > house.toml"],
+        [shared.common],
+    )
+    q.add_argument("--from", dest="base", default=_core.PRESET_NAMES[0], help="preset or file")
+    q.add_argument("--name", default="house", help="the new rule set's name (default house)")
+    q.add_argument("--out", default=None, help="write this .toml file instead")
+    p.set_defaults(run=run)
+
+
+def _flat(data: Any, prefix: str = "") -> dict[str, Any]:
+    """A rule set's data keyed by the field paths users see (``bonus.middle.full_house``)."""
+    if isinstance(data, dict) and data:
+        flat: dict[str, Any] = {}
+        for key, value in data.items():
+            flat.update(_flat(value, f"{prefix}.{key}" if prefix else key))
+        return flat
+    return {prefix: data}
+
+
+def _shown(value: Any) -> str:
+    return "(none)" if value is None or value == {} else json.dumps(value, ensure_ascii=False)
+
+
+def _wrapped(text: str, indent: str = "  ") -> str:
+    return textwrap.fill(text, 96, initial_indent=indent, subsequent_indent=indent)
+
+
+def run(args: argparse.Namespace) -> None:
+    if args.rules_command == "list":
+        presets = [RuleSet.preset(n) for n in _core.PRESET_NAMES]
+        if args.json:
+            out_json([{"name": r.name, "description": r.description} for r in presets])
+            return
+        for r in presets:
+            out(bold(r.name))
+            out(_wrapped(r.description))
+        return
+    if args.rules_command == "show":
+        rs = load_rules(args.name, "NAME")
+        if args.json:
+            out_json(rs.to_dict())
+            return
+        for field in (f for f in _core.TEXT_FIELDS if f != "name"):
+            if getattr(rs, field):
+                out(f"# {field}: " + "\n# ".join(textwrap.wrap(getattr(rs, field), 90)))
+        out(rs.to_toml().rstrip("\n"))
+        return
+    if args.rules_command == "diff":
+        x, y = load_rules(args.x, "X"), load_rules(args.y, "Y")
+        fx, fy = _flat(x.to_dict()), _flat(y.to_dict())
+        paths = [p for p in dict.fromkeys([*fx, *fy]) if p not in _core.TEXT_FIELDS]
+        changed = [p for p in paths if fx.get(p) != fy.get(p)]
+        if args.json:
+            out_json({p: [fx.get(p), fy.get(p)] for p in changed})
+            return
+        if not changed:
+            out(f"{x.name} and {y.name} score the same (no field differs)")
+            return
+        rows = [[p, _shown(fx.get(p)), _shown(fy.get(p))] for p in changed]
+        out(table(["field", x.name, y.name], rows, right=3))
+        return
+    # new
+    base = load_rules(args.base, "--from")
+    with blame("--name"):
+        house = base.replace(name=args.name)
+    text = (
+        f"# {args.name}: a rule set based on {base.name}. Change what your house does\n"
+        "# differently; docs/rules.md lists every field with its default and bounds.\n"
+        "# Use it with --rules FILE.toml, or RuleSet.from_toml(text) in Python.\n" + house.to_toml()
+    )
+    if args.out is None:
+        print(text, end="")
+        return
+    path = check_out_file("--out", args.out, (".toml",))
+    path.write_text(text, encoding="utf-8")
+    out(f"wrote {path}")

@@ -1,0 +1,171 @@
+"""``chinese-poker simulate``: self-play rounds with a progress bar, then each seat's mean points
+with their interval and the event rates; the rows optionally streamed to Parquet, plotted, or
+played again under a second rule set."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ._options import PLAYERS, Shared, command, int_arg, progress
+from ._shared import (
+    POLICY_NAMES,
+    blame,
+    check_out_file,
+    check_plot_file,
+    fail,
+    load_rules,
+    out,
+    out_json,
+    policy,
+    seat,
+    table,
+)
+
+
+def register(sub: Any, shared: Shared) -> None:
+    p = command(
+        sub,
+        "simulate",
+        "self-play rounds: a progress bar, then each seat's mean points and their interval",
+        [
+            "chinese-poker simulate --rounds 10000 --players 4 --rules maceplay",
+            "chinese-poker simulate --rounds 100000 --policy table,greedy,random,mc "
+            "--out results.parquet --plot results.png",
+            "chinese-poker simulate --rounds 5000 --compare one_six --plot cmp.png",
+        ],
+        [shared.common, shared.as_json, shared.rules, shared.run],
+        f"Policies: {', '.join(POLICY_NAMES)} (table objective, Monte Carlo, strongest back "
+        "first, a random legal setting). --plot writes points per round, expected value by "
+        "row category and calibration (with --compare: both rule sets' payoffs); needs "
+        "matplotlib (pip install 'chinese-poker[plot]').",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int_arg("a number of rounds from 1 to 2**40", 1, 2**40),
+        default=1000,
+        help="default 1000",
+    )
+    p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
+    p.add_argument(
+        "--policy",
+        default="table",
+        help="one policy for every seat, or one per seat separated by commas (default table)",
+    )
+    p.add_argument("--out", default=None, help="stream the rows to this .parquet file")
+    p.add_argument("--plot", default=None, help="write plots to this .png / .svg / .pdf")
+    p.add_argument(
+        "--compare",
+        default=None,
+        metavar="RULES",
+        help="also play the same deals under these rules",
+    )
+    p.set_defaults(run=run)
+
+
+def _policies(args: argparse.Namespace) -> tuple[list[str], list[Any]]:
+    """The CLI names of each seat's policy and the policies."""
+    names = [n.strip() for n in args.policy.split(",")]
+    for n in names:
+        if n not in POLICY_NAMES:
+            fail("--policy", f"unknown policy {n!r}; expected {', '.join(POLICY_NAMES)}")
+    if len(names) == 1:
+        names *= args.players
+    if len(names) != args.players:
+        fail(
+            "--policy",
+            f"expected one policy for every seat or {args.players} comma-separated "
+            f"(one per seat), got {len(names)}",
+        )
+    return names, [policy(n, args.samples) for n in names]
+
+
+def _summary_rows(run: Any, names: Sequence[str]) -> str:
+    def pct(x: float) -> str:
+        return f"{x:.1%}"
+
+    rows = [
+        [
+            seat(s.seat),
+            names[s.seat],
+            f"{s.mean:+.3f}",
+            f"[{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
+            pct(s.scoop_rate),
+            pct(s.sweep_rate),
+            pct(s.foul_rate),
+            pct(s.natural_rate),
+            pct(s.surrender_rate),
+        ]
+        for s in run.summary()
+    ]
+    header = ["seat", "policy", "mean", "95% CI", "scoop", "sweep", "foul", "natural", "surr."]
+    return table(header, rows, right=2)
+
+
+def _simulation_json(run: Any, names: Sequence[str]) -> dict[str, Any]:
+    return {
+        "rules": run.rules,
+        "players": run.players,
+        "policies": list(names),
+        "seed": run.seed,
+        "rounds": run.rounds,
+        "requested": run.requested,
+        "interrupted": run.interrupted,
+        "seconds": run.seconds,
+        "parquet": None if run.parquet is None else str(run.parquet),
+        "summary": [{**dataclasses.asdict(s), "policy": names[s.seat]} for s in run.summary()],
+    }
+
+
+def run(args: argparse.Namespace) -> None:
+    from ..simulate import simulate
+
+    rules = load_rules(args.rules)
+    other = None if args.compare is None else load_rules(args.compare, "--compare")
+    names, policies = _policies(args)
+    target = None if args.out is None else check_out_file("--out", args.out, (".parquet",))
+    if target is not None:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            fail("--out", "writing Parquet needs pyarrow: pip install 'chinese-poker[arrow]'")
+    if args.plot is not None:
+        check_plot_file("--plot", args.plot)
+    runs = []
+    for rs, path in ((rules, target), (other, None)):
+        if rs is None:
+            continue
+        with blame("--rules"):
+            runs.append(
+                simulate(
+                    args.rounds,
+                    args.players,
+                    rs,
+                    policies,
+                    seed=args.seed,
+                    threads=args.threads,
+                    progress=progress(args),
+                    out=path,
+                )
+            )
+    if args.plot is not None:
+        from .. import plots
+
+        plots.save(plots.report(runs[0], compare=runs[1] if len(runs) > 1 else None), args.plot)
+    if args.json:
+        data = [_simulation_json(r, names) for r in runs]
+        out_json(data[0] if len(data) == 1 else data)
+        return
+    for n, run in enumerate(runs):
+        out(("\n" if n else "") + f"Rule set {run.rules}, {run.players} players, seed {run.seed}")
+        out(_summary_rows(run, names))
+        rate = run.rounds / run.seconds if run.seconds > 0 else math.inf
+        note = f" (interrupted: {run.rounds:,} of {run.requested:,})" if run.interrupted else ""
+        out(f"{run.rounds:,} rounds in {run.seconds:.1f} s, {rate:,.0f} rounds/s{note}")
+        if run.parquet is not None:
+            out(f"rows written to {run.parquet}")
+    if args.plot is not None:
+        out(f"plot written to {args.plot}")

@@ -1,0 +1,116 @@
+"""``chinese-poker solve``: the best way to set 13 cards, its rows, value and the next best
+settings, for hands given as arguments, in a file or on standard input."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import _core
+from ..exceptions import ChinesePokerError
+from ._options import PLAYERS, SAMPLES, SEED, THREADS, Shared, command, int_arg
+from ._shared import OBJECTIVE_NAMES, blame, bold, cards_text, fail, load_rules, out, out_json
+
+
+def register(sub: Any, shared: Shared) -> None:
+    p = command(
+        sub,
+        "solve",
+        "the best way to set 13 cards, its rows, value and the next best settings",
+        [
+            'chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"',
+            "chinese-poker solve --file hands.txt --rules pokerclub_south --players 3 --json",
+            "cat hands.txt | chinese-poker solve --objective mc --samples 1000",
+        ],
+        [shared.common, shared.as_json, shared.rules],
+        "Cards: rank 2-9, T or 10, J, Q, K, A and suit c d h s (or ♣ ♦ ♥ ♠), any case, "
+        "separated by spaces or commas. A file or standard input holds one hand per line "
+        "('#' starts a comment). Objectives: table (expected score against the table, from "
+        "the shipped strategy tables; fast) or mc (Monte Carlo over sampled deals; slower, "
+        "with a standard error).",
+    )
+    p.add_argument("hands", nargs="*", metavar="HAND", help="13 cards ('-': standard input)")
+    p.add_argument("--file", help="a file of hands, one per line ('-': standard input)")
+    p.add_argument("--players", type=PLAYERS, default=4, help="table size (default 4)")
+    p.add_argument("--objective", choices=OBJECTIVE_NAMES, default="table")
+    p.add_argument(
+        "--samples",
+        type=SAMPLES,
+        default=_core.MC_SAMPLES,
+        help=f"mc: sampled deals (default {_core.MC_SAMPLES})",
+    )
+    p.add_argument("--seed", type=SEED, default=0, help="mc: seed (default 0)")
+    p.add_argument(
+        "--top", type=int_arg("a number from 1 to 100", 1, 100), default=5, help="plays listed"
+    )
+    p.add_argument("--threads", type=THREADS, default=None, help="mc: threads (default all)")
+    p.set_defaults(run=run)
+
+
+def _hand_lines(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
+    """The hands to solve, a label for each (for messages) and the argument they came from."""
+    if args.hands and args.file:
+        fail("--file", "give hands as arguments or in a file, not both")
+    if args.hands and args.hands != ["-"]:
+        return list(args.hands), [f"hand {i + 1}" for i in range(len(args.hands))], "HAND"
+    if args.file and args.file != "-":
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+            fail("--file", f"cannot read {args.file!r} ({reason or e})")
+        source, argument = args.file, "--file"
+    else:
+        if sys.stdin.isatty() and not args.hands and not args.file:
+            fail("HAND", "give a hand (13 cards), --file FILE, or hands on standard input")
+        text, source = sys.stdin.read(), "standard input"
+        argument = "--file" if args.file else "HAND"
+    hands, labels = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            hands.append(line)
+            labels.append(f"{source} line {number}")
+    if not hands:
+        fail(argument, f"no hands in {source} (one hand of 13 cards per line)")
+    return hands, labels, argument
+
+
+def run(args: argparse.Namespace) -> None:
+    from ..solver import MonteCarlo, Solver, TableEV, parse_hands
+
+    hands, labels, argument = _hand_lines(args)
+    codes = None
+    try:
+        codes = parse_hands(hands)
+    except ChinesePokerError as e:
+        # the core names the 0-based line of the batch; say where it came from instead
+        m = re.match(r"line (\d+): (.*)", str(e), re.S)
+        if m is None:
+            fail(argument, str(e))
+        i = int(m.group(1))
+        fail(argument, f"{labels[i]} ({hands[i][:40]!r}): {m.group(2)}")
+    rules = load_rules(args.rules)
+    objective = (
+        MonteCarlo(samples=args.samples, seed=args.seed, threads=args.threads)
+        if args.objective == "mc"
+        else TableEV()
+    )
+    with blame("--rules"):
+        solver = Solver(rules, args.players, objective)
+    solutions = [solver.solve(row, args.top) for row in codes]
+    if args.json:
+        out_json(
+            [
+                {"hand": " ".join(str(_core.Card(int(c))) for c in row), **sol.to_dict()}
+                for row, sol in zip(codes, solutions, strict=True)
+            ]
+        )
+        return
+    for n, (row, sol) in enumerate(zip(codes, solutions, strict=True)):
+        if len(solutions) > 1:
+            out(("\n" if n else "") + bold(f"{labels[n]}: ") + cards_text(row))
+        out(sol.explain().rstrip("\n"))
