@@ -26,11 +26,13 @@ a module constant named by its name in capitals (``MACEPLAY``, ``SHISANSHUI``, .
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
@@ -194,13 +196,35 @@ def _key_name(key: object) -> str:
 
 
 def _compile(data: Mapping[str, Any]) -> _core.Rules:
-    """The core's parse and validation of the data form: the only rule-set check there is."""
+    """The core's parse and validation of the data form: the only rule-set check there is, run
+    once per rule set (by its constructor, or by ``from_dict`` for the data it builds from)."""
     return _core.Rules(json.dumps(_plain(data), ensure_ascii=False))
 
 
-def _check_part(name: str, data: dict[str, Any]) -> None:
-    # A part built alone is checked as the default rule set with that part.
-    _compile({name: data})
+def _check_part(name: str, data: object) -> None:
+    """The core's check of a part built alone (``Sweep(min_players=0)``): the default rule set
+    with that part, checked by the same code and in the same words as within a rule set, without
+    building a rule set."""
+    _core.check_rules_part(name, json.dumps(_plain(data), ensure_ascii=False))
+
+
+# Set while a value is built from data the core has just checked, so that it is not checked
+# again: True while parts are built, the compiled rule set while a RuleSet is.
+_CHECKED: ContextVar[_core.Rules | bool] = ContextVar("_CHECKED", default=False)
+
+
+@contextlib.contextmanager
+def _checked(compiled: _core.Rules | bool) -> Iterator[None]:
+    token = _CHECKED.set(compiled)
+    try:
+        yield
+    finally:
+        _CHECKED.reset(token)
+
+
+def _check_part_once(name: str, data: object) -> None:
+    if _CHECKED.get() is False:
+        _check_part(name, data)
 
 
 def _given(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -231,7 +255,7 @@ class BonusTable:
     back: Mapping[CategoryName, int] = FrozenMap()
 
     def __post_init__(self) -> None:
-        _check_part("bonus", self.to_dict())
+        _check_part_once("bonus", self.to_dict())
         for row in ROWS:
             # valid now: every key is a category name; keep them weakest first
             entries = {_key_name(k): v for k, v in getattr(self, row).items()}
@@ -240,7 +264,8 @@ class BonusTable:
 
     def row_value(self, row: RowName, category: CategoryName | Category) -> int:
         """Units the row pays when won with ``category`` (before doubling, scoop and sweep)."""
-        return _compile({"bonus": self.to_dict()}).row_value(row, _key_name(category))
+        spec = json.dumps(self.to_dict(), ensure_ascii=False)
+        return _core.bonus_row_value(spec, row, _key_name(category))
 
     def to_dict(self) -> dict[str, Any]:
         """``{"mode": ..., "front": {...}, ...}``; rows without entries are left out."""
@@ -255,8 +280,9 @@ class BonusTable:
 
     @classmethod
     def from_dict(cls, data: object) -> BonusTable:
-        _check_part("bonus", data)  # type: ignore[arg-type]
-        return cls(**_given(data))  # type: ignore[arg-type]
+        _check_part("bonus", data)
+        with _checked(True):
+            return cls(**_given(data))  # type: ignore[arg-type]
 
 
 NO_BONUS = BonusTable()
@@ -291,7 +317,7 @@ class Scoop:
     amount: int = _DEFAULTS["scoop"]["amount"]
 
     def __post_init__(self) -> None:
-        _check_part("scoop", self.to_dict())
+        _check_part_once("scoop", self.to_dict())
 
     @classmethod
     def none(cls) -> Scoop:
@@ -310,8 +336,9 @@ class Scoop:
 
     @classmethod
     def from_dict(cls, data: object) -> Scoop:
-        _check_part("scoop", data)  # type: ignore[arg-type]
-        return cls(**_given(data))  # type: ignore[arg-type]
+        _check_part("scoop", data)
+        with _checked(True):
+            return cls(**_given(data))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +355,7 @@ class Sweep:
     fouled_counts: bool = _DEFAULTS["sweep"]["fouled_counts"]
 
     def __post_init__(self) -> None:
-        _check_part("sweep", self.to_dict())
+        _check_part_once("sweep", self.to_dict())
 
     @classmethod
     def off(cls) -> Sweep:
@@ -339,8 +366,9 @@ class Sweep:
 
     @classmethod
     def from_dict(cls, data: object) -> Sweep:
-        _check_part("sweep", data)  # type: ignore[arg-type]
-        return cls(**_given(data))  # type: ignore[arg-type]
+        _check_part("sweep", data)
+        with _checked(True):
+            return cls(**_given(data))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,7 +384,7 @@ class Foul:
     amount: int = _DEFAULTS["foul"]["amount"]
 
     def __post_init__(self) -> None:
-        _check_part("foul", self.to_dict())
+        _check_part_once("foul", self.to_dict())
 
     @classmethod
     def as_scooped(cls) -> Foul:
@@ -375,8 +403,9 @@ class Foul:
 
     @classmethod
     def from_dict(cls, data: object) -> Foul:
-        _check_part("foul", data)  # type: ignore[arg-type]
-        return cls(**_given(data))  # type: ignore[arg-type]
+        _check_part("foul", data)
+        with _checked(True):
+            return cls(**_given(data))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,7 +429,7 @@ class Naturals:
         data = self.to_dict()
         if not isinstance(values, Mapping) and isinstance(values, list | tuple):
             data["values"] = [list(p) if isinstance(p, list | tuple) else p for p in values]
-        _check_part("naturals", data)
+        _check_part_once("naturals", data)
         pairs = values.items() if isinstance(values, Mapping) else values
         object.__setattr__(self, "values", FrozenMap((str(k), v) for k, v in pairs))
 
@@ -428,8 +457,9 @@ class Naturals:
 
     @classmethod
     def from_dict(cls, data: object) -> Naturals:
-        _check_part("naturals", data)  # type: ignore[arg-type]
-        return cls(**_given(data))  # type: ignore[arg-type]
+        _check_part("naturals", data)
+        with _checked(True):
+            return cls(**_given(data))  # type: ignore[arg-type]
 
 
 _PARTS: dict[str, type[Any]] = {
@@ -464,9 +494,10 @@ class RuleSet:
             between rows of identical ranks; ``None`` = ties stand.
         bankroll_cap: nobody wins or loses more than their bankroll; payments go in seat order
             starting right of the dealer.
-        timeout: what happens to an unset hand when the clock runs out: ``"foul"`` or
-            ``"auto"`` (best legal setting, and any natural, chosen for the player). A rule-set
-            field only: nothing in this package runs a clock yet.
+        timeout: what happens to a hand not set in time: ``"foul"`` (settled as a fouled
+            hand) or ``"auto"`` (the best legal setting, and any natural, chosen for the
+            player); :meth:`chinese_poker.Table.settle` applies it to the seats that did not
+            act.
     """
 
     name: str = "custom"
@@ -493,8 +524,12 @@ class RuleSet:
         for part, cls in _PARTS.items():
             if not isinstance(getattr(self, part), cls):
                 raise _fail(part, f"expected a {cls.__name__}, got {getattr(self, part)!r}")
-        # Compiled (and so validated) once here; scoring never converts the rule set again.
-        object.__setattr__(self, "_compiled", _compile(self.to_dict()))
+        # Compiled (and so validated) once, here or by from_dict for the data this is built from;
+        # scoring never converts the rule set again.
+        compiled = _CHECKED.get()
+        if not isinstance(compiled, _core.Rules):
+            compiled = _compile(self.to_dict())
+        object.__setattr__(self, "_compiled", compiled)
         if isinstance(self.suit_order, str):
             object.__setattr__(self, "suit_order", self.suit_order.lower())
 
@@ -558,11 +593,20 @@ class RuleSet:
                 grouped[part] = {**_part_fields(base), **fields}
         for part in _PARTS:
             if isinstance(grouped.get(part), Mapping):
-                grouped[part] = _replace_part(part, getattr(self, part), grouped[part])
+                grouped[part] = {**getattr(self, part).to_dict(), **grouped[part]}
         current = {name: getattr(self, name) for name in self.FIELDS}
         if "name" in grouped and grouped["name"] != self.name:
             current["description"] = current["source"] = ""
-        return RuleSet(**{**current, **grouped})
+        merged = {**current, **grouped}
+        if all(isinstance(merged[p], Mapping | cls) for p, cls in _PARTS.items()):
+            # the whole rule set as data, compiled once; the parts not changed are kept
+            compiled = _compile({k: _part_dict(v) for k, v in merged.items()})
+            return RuleSet._from_checked(merged, compiled)
+        # an object in a part's place: built as given, so the error names it
+        for part, part_cls in _PARTS.items():
+            if isinstance(merged[part], Mapping):
+                merged[part] = part_cls.from_dict(merged[part])
+        return RuleSet(**merged)
 
     # -- serialisation -------------------------------------------------------------------
 
@@ -574,12 +618,19 @@ class RuleSet:
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Builds a rule set from :meth:`to_dict` data; missing fields take the defaults,
         unknown fields and bad values raise :class:`InvalidRulesError` naming the field."""
-        _compile(data)  # every field, its shape and its bounds, checked by the core
-        spec = _given(data)
-        for part, part_cls in _PARTS.items():
-            if part in spec:
-                spec[part] = part_cls(**_given(spec[part]))
-        return cls(**spec)
+        compiled = _compile(data)  # every field, its shape and its bounds, checked by the core
+        return cls._from_checked(_given(data), compiled)
+
+    @classmethod
+    def _from_checked(cls, spec: dict[str, Any], compiled: _core.Rules) -> RuleSet:
+        """The rule set of fields the core has just compiled (``compiled``): the parts given as
+        data are built, and nothing is checked or compiled again."""
+        with _checked(True):
+            for part, part_cls in _PARTS.items():
+                if isinstance(spec.get(part), Mapping):
+                    spec[part] = part_cls(**_given(spec[part]))
+        with _checked(compiled):
+            return cls(**spec)
 
     def to_json(self, *, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -650,11 +701,6 @@ def _part_dict(part: Any) -> Any:
     if isinstance(part, BonusTable | Scoop | Sweep | Foul | Naturals):
         return part.to_dict()
     return part
-
-
-def _replace_part(name: str, current: Any, changes: Mapping[str, Any]) -> Any:
-    merged = {**current.to_dict(), **changes}
-    return _PARTS[name].from_dict(merged)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

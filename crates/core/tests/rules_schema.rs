@@ -174,3 +174,34 @@ fn the_largest_valid_rule_set_cannot_overflow() {
     r.surrender = Some(MAX_UNITS + 1);
     assert_eq!(field_of(r.validate().unwrap_err()), "surrender");
 }
+
+#[test]
+fn a_part_alone_is_checked_as_within_a_rule_set() {
+    use chinese_poker::rules::schema::PARTS;
+    let bad = [
+        json!({"mode": "replace", "middle": {"quads": 0}}),
+        json!({"kind": "multiply", "amount": 0}),
+        json!({"min_players": 5}),
+        json!({"kind": "reject", "amount": 3}),
+        json!({"values": {"dragon": 0}}),
+    ];
+    for (part, data) in PARTS.into_iter().zip(bad) {
+        let alone = Rules::with_part(part, &data).expect_err(part).to_string();
+        let within = Rules::from_data(&json!({ part: data })).expect_err(part);
+        assert_eq!(alone, within.to_string());
+        // a good part alone is the default rule set with that part
+        let good = Rules::default().to_data()[part].clone();
+        assert_eq!(Rules::with_part(part, &good).unwrap(), Rules::default());
+        let text = good.to_string();
+        assert_eq!(
+            Rules::with_part_json(part, &text).unwrap(),
+            Rules::default()
+        );
+    }
+    let sweep = Rules::with_part("sweep", &json!({"min_players": 3})).unwrap();
+    assert_eq!(sweep.sweep.min_players, 3);
+    assert_eq!(
+        field_of(Rules::with_part("wheel", &json!("low")).unwrap_err()),
+        "part"
+    );
+}

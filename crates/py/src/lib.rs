@@ -96,7 +96,10 @@ mod _core {
         PyAlternative, PyMatchup, PyPayment, PyPlayerResult, PyRowResult, PySettlement, PySolution,
     };
     #[pymodule_export]
-    use super::rules::{default_rules_json, preset_json, standard_bonus_json, PyRules};
+    use super::rules::{
+        bonus_row_value, check_rules_part, default_rules_json, preset_json, standard_bonus_json,
+        PyRules,
+    };
     #[pymodule_export]
     use super::score::{_settle_seconds, find_naturals, settle};
     #[pymodule_export]

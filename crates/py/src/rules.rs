@@ -48,9 +48,7 @@ impl PyRules {
 
     /// Units `row` pays when won with `category` (a snake-case category name).
     fn row_value(&self, row: &str, category: &str) -> PyResult<u32> {
-        let row = Row::from_name(row).ok_or_else(|| bad("row", format!("unknown row {row:?}")))?;
-        let cat = Category::from_key(category)
-            .ok_or_else(|| bad("category", format!("unknown hand category {category:?}")))?;
+        let (row, cat) = row_category(row, category)?;
         Ok(self.0.row_value(row, cat))
     }
 
@@ -66,6 +64,33 @@ impl PyRules {
     fn __repr__(&self) -> String {
         format!("Rules({})", self.0.to_json())
     }
+}
+
+fn row_category(row: &str, category: &str) -> PyResult<(Row, Category)> {
+    let row = Row::from_name(row).ok_or_else(|| bad("row", format!("unknown row {row:?}")))?;
+    let cat = Category::from_key(category)
+        .ok_or_else(|| bad("category", format!("unknown hand category {category:?}")))?;
+    Ok((row, cat))
+}
+
+/// The default rule set with one part (`"bonus"`, `"scoop"`, ...) read from its JSON data form.
+fn with_part(py: Python<'_>, name: &str, spec: &str) -> PyResult<Rules> {
+    py.detach(|| Rules::with_part_json(name, spec))
+        .map_err(py_err)
+}
+
+/// Checks one part of a rule set given alone (its JSON data form), with the messages it would
+/// have within a rule set: the check of `BonusTable(...)`, `Scoop(...)`, ... built alone.
+#[pyfunction]
+pub fn check_rules_part(py: Python<'_>, name: &str, spec: &str) -> PyResult<()> {
+    with_part(py, name, spec).map(drop)
+}
+
+/// Units `row` pays when won with `category` under a bonus table (its JSON data form) alone.
+#[pyfunction]
+pub fn bonus_row_value(py: Python<'_>, spec: &str, row: &str, category: &str) -> PyResult<u32> {
+    let (row, cat) = row_category(row, category)?;
+    Ok(with_part(py, "bonus", spec)?.row_value(row, cat))
 }
 
 /// The data form of a shipped preset (with its name, description and source) as JSON text.

@@ -349,63 +349,10 @@ impl Rules {
             )?,
             ..default.clone()
         };
-        if let Some(v) = top.get("bonus") {
-            parse_bonus(
-                &Table::new(v, "bonus", &["mode", "front", "middle", "back"])?,
-                &mut rules,
-            )?;
-        }
-        if let Some(v) = top.get("scoop") {
-            let t = Table::new(v, "scoop", &["kind", "amount"])?;
-            let kind = t.choice("kind", default.scoop.kind_name(), &SCOOP_KINDS, |s| {
-                SCOOP_KINDS.into_iter().find(|k| *k == s)
-            })?;
-            let high = if kind == "multiply" {
-                MAX_MULTIPLIER
-            } else {
-                MAX_UNITS
-            };
-            let amount = t.units("amount", high)?.unwrap_or(0);
-            rules.scoop = match kind {
-                "multiply" => Scoop::Multiply(amount),
-                "add" => Scoop::Add(amount),
-                _ if amount != 0 => {
-                    return Err(bad("scoop.amount", "only multiply and add take an amount"))
-                }
-                _ => Scoop::None,
-            };
-        }
-        if let Some(v) = top.get("sweep") {
-            let t = Table::new(v, "sweep", &["multiplier", "min_players", "fouled_counts"])?;
-            let d = default.sweep;
-            rules.sweep = Sweep {
-                multiplier: t
-                    .units("multiplier", MAX_MULTIPLIER)?
-                    .unwrap_or(d.multiplier),
-                min_players: t
-                    .units("min_players", 4)?
-                    .map_or(d.min_players, |n| n as usize),
-                fouled_counts: t.flag("fouled_counts", d.fouled_counts)?,
-            };
-        }
-        if let Some(v) = top.get("foul") {
-            let t = Table::new(v, "foul", &["kind", "amount"])?;
-            let kind = t.choice("kind", default.foul.kind_name(), &FOUL_KINDS, |s| {
-                FOUL_KINDS.into_iter().find(|k| *k == s)
-            })?;
-            let amount = t.units("amount", MAX_UNITS)?.unwrap_or(0);
-            rules.foul = match kind {
-                "flat_plus_bonus" => FoulPolicy::FlatPlusBonus(amount),
-                _ if amount != 0 => {
-                    return Err(bad("foul.amount", "only flat_plus_bonus takes an amount"))
-                }
-                "reject" => FoulPolicy::Reject,
-                _ => FoulPolicy::AsScooped,
-            };
-        }
-        if let Some(v) = top.get("naturals") {
-            let t = Table::new(v, "naturals", &["values", "declaration", "must_show"])?;
-            parse_naturals(&t, &mut rules)?;
+        for part in PARTS {
+            if let Some(v) = top.get(part) {
+                parse_part(part, v, &mut rules)?;
+            }
         }
         if top.opt("suit_order").is_some() {
             let text = top.text("suit_order")?.unwrap_or_default();
@@ -476,6 +423,101 @@ impl Rules {
     /// [`Rules::to_data`] as JSON text.
     pub fn to_json(&self) -> String {
         self.to_data().to_string()
+    }
+
+    /// The default rule set with one part (one of [`PARTS`]) read from its data form and the
+    /// whole validated: how a part given alone is checked, by the same code and with the same
+    /// messages as within a rule set, without a rule set's data to read.
+    pub fn with_part(name: &str, data: &Value) -> Result<Rules> {
+        let mut rules = Rules::default();
+        parse_part(name, data, &mut rules)?;
+        rules.validate()?;
+        Ok(rules)
+    }
+
+    /// [`Rules::with_part`] from the part's JSON text.
+    pub fn with_part_json(name: &str, text: &str) -> Result<Rules> {
+        let data: Value = serde_json::from_str(text)
+            .map_err(|e| bad(name, format!("JSON does not parse: {e}")))?;
+        Rules::with_part(name, &data)
+    }
+}
+
+/// The parts of a rule set that are tables of their own in the data form, in the order they are
+/// read: what Python builds alone as `BonusTable`, `Scoop`, `Sweep`, `Foul` and `Naturals`.
+pub const PARTS: [&str; 5] = ["bonus", "scoop", "sweep", "foul", "naturals"];
+
+/// Reads the part `name` of a rule set's data form into `rules` (shapes, names and the bounds of
+/// values that cannot be stored; the rest are [`Rules::validate`]'s).
+fn parse_part(name: &str, v: &Value, rules: &mut Rules) -> Result<()> {
+    let default = Rules::default();
+    match name {
+        "bonus" => parse_bonus(
+            &Table::new(v, "bonus", &["mode", "front", "middle", "back"])?,
+            rules,
+        ),
+        "scoop" => {
+            let t = Table::new(v, "scoop", &["kind", "amount"])?;
+            let kind = t.choice("kind", default.scoop.kind_name(), &SCOOP_KINDS, |s| {
+                SCOOP_KINDS.into_iter().find(|k| *k == s)
+            })?;
+            let high = if kind == "multiply" {
+                MAX_MULTIPLIER
+            } else {
+                MAX_UNITS
+            };
+            let amount = t.units("amount", high)?.unwrap_or(0);
+            rules.scoop = match kind {
+                "multiply" => Scoop::Multiply(amount),
+                "add" => Scoop::Add(amount),
+                _ if amount != 0 => {
+                    return Err(bad("scoop.amount", "only multiply and add take an amount"))
+                }
+                _ => Scoop::None,
+            };
+            Ok(())
+        }
+        "sweep" => {
+            let t = Table::new(v, "sweep", &["multiplier", "min_players", "fouled_counts"])?;
+            let d = default.sweep;
+            rules.sweep = Sweep {
+                multiplier: t
+                    .units("multiplier", MAX_MULTIPLIER)?
+                    .unwrap_or(d.multiplier),
+                min_players: t
+                    .units("min_players", 4)?
+                    .map_or(d.min_players, |n| n as usize),
+                fouled_counts: t.flag("fouled_counts", d.fouled_counts)?,
+            };
+            Ok(())
+        }
+        "foul" => {
+            let t = Table::new(v, "foul", &["kind", "amount"])?;
+            let kind = t.choice("kind", default.foul.kind_name(), &FOUL_KINDS, |s| {
+                FOUL_KINDS.into_iter().find(|k| *k == s)
+            })?;
+            let amount = t.units("amount", MAX_UNITS)?.unwrap_or(0);
+            rules.foul = match kind {
+                "flat_plus_bonus" => FoulPolicy::FlatPlusBonus(amount),
+                _ if amount != 0 => {
+                    return Err(bad("foul.amount", "only flat_plus_bonus takes an amount"))
+                }
+                "reject" => FoulPolicy::Reject,
+                _ => FoulPolicy::AsScooped,
+            };
+            Ok(())
+        }
+        "naturals" => parse_naturals(
+            &Table::new(v, "naturals", &["values", "declaration", "must_show"])?,
+            rules,
+        ),
+        _ => Err(bad(
+            "part",
+            format!(
+                "unknown rule set part {name:?}; expected one of {}",
+                PARTS.join(", ")
+            ),
+        )),
     }
 }
 
