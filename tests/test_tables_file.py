@@ -1,7 +1,7 @@
 """The core's own tables reader (``crates/core/src/solve/tables_file.rs``, bound as
 ``_core.load_tables``) builds the same table objective as the package's numpy path
-(``tables.read_tables`` + ``_core.TableEv``): for every shipped file, the same values to the bit
-and the same solutions; and a damaged file is an ``InvalidTablesError`` naming it."""
+(``strategy_tables.read_tables`` + ``_core.TableEv``): for every shipped file, the same values
+to the bit and the same solutions; and a damaged file is an ``InvalidTablesError`` naming it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import _core, tables
+from chinese_poker import _core
+from chinese_poker import strategy_tables as tables
 from chinese_poker.exceptions import InvalidArgumentError, InvalidTablesError, InvalidTypeError
 from chinese_poker.rules import RuleSet
 

@@ -401,6 +401,8 @@ STATUS_NAMES: tuple[str, ...]
 CHOICE_NAMES: tuple[str, ...]
 """The ``choice`` (decision) codes' names, indexed by the code: play, declare, surrender."""
 
+TABLES_INDEX: str  # the file naming a tables directory's files by tables key
+
 class _TrainDefaults(TypedDict):
     """Training's defaults and limits, keyed by the ``train_tables`` keyword each applies to
     (``max_``: the largest value accepted)."""

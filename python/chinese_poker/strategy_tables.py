@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 TABLES_DIR = "data"
-INDEX_FILE = "tables.json"
+INDEX_FILE = _core.TABLES_INDEX
 FRONT_CLASSES: int = _core.FRONT_CLASSES
 FIVE_CLASSES: int = _core.FIVE_CLASSES
 ROWS = (("front", FRONT_CLASSES), ("middle", FIVE_CLASSES), ("back", FIVE_CLASSES))

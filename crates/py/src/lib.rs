@@ -143,6 +143,10 @@ mod _core {
         m.add("INTERVAL_Z", chinese_poker::sim::duel::INTERVAL_Z)?;
         m.add("TRAIN_DEFAULTS", super::train_defaults(m.py())?)?;
         super::add_codes(m)?;
+        m.add(
+            "TABLES_INDEX",
+            chinese_poker::solve::tables_file::TABLES_INDEX,
+        )?;
         super::rules::add_names(m)
     }
 }
