@@ -84,7 +84,7 @@ impl fmt::Display for Error {
             Error::InvalidDecision { player, reason } => write!(f, "player {player}: {reason}"),
             Error::Interrupted => write!(f, "interrupted"),
             Error::InvalidArgument { name, reason } => write!(f, "argument {name:?}: {reason}"),
-            // The wording of `tables.py`'s own errors for the same files.
+            // The wording of `strategy_tables.py`'s own errors for the same files.
             Error::InvalidTables { path, reason } => write!(f, "tables file '{path}': {reason}"),
         }
     }

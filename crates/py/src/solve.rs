@@ -117,7 +117,7 @@ pub fn load_tables(
     rules: Option<&Bound<'_, PyRules>>,
     players: &Bound<'_, PyAny>,
 ) -> PyResult<PyTableEv> {
-    // the message of `tables.py`'s `_path_arg` for the same mistake
+    // the message of `strategy_tables.py`'s `_path_arg` for the same mistake
     let path: std::path::PathBuf = path.extract().map_err(|_| {
         crate::errors::InvalidTypeError::new_err(format!(
             "path: expected a path (str or os.PathLike), got {}",

@@ -1,5 +1,5 @@
 //! Strategy-tables files, read without Python: the `.npz` archives the Python package writes
-//! (`np.savez_compressed` in `python/chinese_poker/tables.py`) and ships with an index,
+//! (`np.savez_compressed` in `python/chinese_poker/strategy_tables.py`) and ships with an index,
 //! `tables.json`, that maps a [`tables_key`] to a file.
 //!
 //! An archive holds three `.npy` arrays, `front` (455 classes), `middle` and `back` (7,462
@@ -271,7 +271,7 @@ fn npy(bytes: &[u8]) -> std::result::Result<Npy<'_>, String> {
 }
 
 /// A row distribution: a 1-d array of `classes` numbers (any integer or float type), checked
-/// and normalised exactly as `tables.py`'s `_distribution` does.
+/// and normalised exactly as `strategy_tables.py`'s `_distribution` does.
 fn distribution(bytes: &[u8], name: &str, classes: usize) -> std::result::Result<Vec<f64>, String> {
     let a = npy(bytes)?;
     let (endian, kind, size) = parse_descr(&a.descr);
@@ -322,8 +322,8 @@ fn distribution(bytes: &[u8], name: &str, classes: usize) -> std::result::Result
     if top <= 0.0 {
         return Err(format!("{name} is not a distribution (all zero)"));
     }
-    // Scaled by the largest entry first, as tables.py does: entries near 1e308 summed directly
-    // would overflow.
+    // Scaled by the largest entry first, as strategy_tables.py does: entries near 1e308 summed
+    // directly would overflow.
     values.iter_mut().for_each(|v| *v /= top);
     let total = pairwise_sum(&values);
     values.iter_mut().for_each(|v| *v /= total);
