@@ -18,7 +18,7 @@ from typing import Any
 
 import chinese_poker as cp
 import numpy as np
-from chinese_poker import _core
+from chinese_poker import _core, _testing
 
 RULES = "maceplay"
 HANDS = 300
@@ -44,7 +44,7 @@ def bench_settle_overhead(benchmark: Any, record_overhead: Any) -> None:
     if not benchmark.disabled:
         rounds = 20_000
         python = _per_call(lambda: [cp.settle(decisions, RULES) for _ in range(rounds)], rounds)
-        rust = _core._settle_seconds(decisions, compiled, rounds)
+        rust = _testing.settle_seconds(decisions, compiled, rounds)
         record_overhead("settle, 4 players (per call)", python, rust, 10e-6)
 
 
@@ -63,5 +63,5 @@ def bench_solve_overhead(benchmark: Any, record_overhead: Any, make_hands: Any) 
     assert [solver.solve(h) for h in as_lists[:10]] == sols[:10]
     if not benchmark.disabled:
         python = _per_call(per_call, HANDS)
-        rust = _core._solve_seconds(hands, solver._compiled, 4, solver._objective, 5)
+        rust = _testing.solve_seconds(hands, solver._compiled, 4, solver._objective, 5)
         record_overhead("solve per call (per hand)", python, rust, 5e-6)

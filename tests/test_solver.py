@@ -9,7 +9,7 @@ from typing import Any
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import _core
+from chinese_poker import _core, _testing
 from chinese_poker import solver as S
 from chinese_poker.exceptions import (
     DuplicateCardError,
@@ -109,7 +109,7 @@ def test_monte_carlo_is_deterministic_and_matches_best_response_on_its_samples()
     rs = cp.RuleSet.preset("maceplay")
     scores = []
     for i in range(60):
-        opps = _core.monte_carlo_opponents(hand, rs.compiled, table, 11, i)
+        opps = _testing.monte_carlo_opponents(hand, rs.compiled, table, 11, i)
         decisions: list[cp.Setting | cp.Declare | cp.Surrender] = []
         for o in opps:
             c = o[-1]
@@ -508,7 +508,7 @@ def test_monte_carlo_stderr_does_not_wrap_with_huge_values() -> None:
         table = S.load_tables(huge, 2)
     scores = []
     for i in range(40):
-        opps = _core.monte_carlo_opponents(hand, huge.compiled, table, 5, i)
+        opps = _testing.monte_carlo_opponents(hand, huge.compiled, table, 5, i)
         decisions: list[cp.Setting | cp.Declare | cp.Surrender] = []
         for o in opps:
             c = o[-1]

@@ -3,6 +3,7 @@
 import os
 from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
+from types import ModuleType
 from typing import Any, Literal, SupportsIndex, TypedDict, final
 
 import numpy as np
@@ -518,9 +519,6 @@ def solve(
     top_k: object = None,
     rules_name: str = "custom",
 ) -> Solution: ...
-def monte_carlo_opponents(
-    hand: _HandLike, rules: Rules | None, table: TableEv, seed: object, index: object
-) -> list[tuple[Any, ...]]: ...
 def solve_batch(
     codes: npt.NDArray[np.uint8] | Any,
     rules: Rules,
@@ -543,14 +541,10 @@ def train_tables(
     calibration_iters: object = None,
 ) -> dict[str, Any]: ...
 def tables_key(rules: Rules | None, players: int) -> str: ...
-def _settle_seconds(decisions: object, rules: Rules, rounds: object) -> float: ...
-def _solve_seconds(
-    codes: npt.NDArray[np.uint8] | Any,
-    rules: Rules,
-    players: object,
-    objective: Objective,
-    top_k: object,
-) -> float: ...
+
+# The package's test and benchmark hooks (settle_seconds, solve_seconds,
+# monte_carlo_opponents), typed in chinese_poker._testing.
+_testing: ModuleType
 
 # -- simulation (src/python/sim.rs); policy specs are built by chinese_poker.simulate --------
 def deal(rounds: int, players: int, seed: int, first: int = 0) -> npt.NDArray[np.uint8]: ...

@@ -101,17 +101,27 @@ mod _core {
         PyRules,
     };
     #[pymodule_export]
-    use super::score::{_settle_seconds, find_naturals, settle};
+    use super::score::{find_naturals, settle};
     #[pymodule_export]
     use super::sim::{
         deal, decide_seat, decision_codes, duel_chunk, duel_summary, settle_rounds, simulate_chunk,
     };
     #[pymodule_export]
     use super::solve::{
-        _solve_seconds, check_budget, frontier, legal_settings, load_tables, monte_carlo_opponents,
-        rank_classes, solve, solve_batch, tables_key, train_tables, PyObjective, PyRowValues,
-        PyTableEv,
+        check_budget, frontier, legal_settings, load_tables, rank_classes, solve, solve_batch,
+        tables_key, train_tables, PyObjective, PyRowValues, PyTableEv,
     };
+
+    /// Hooks for the package's own tests and benchmarks, kept out of the module's namespace
+    /// (`chinese_poker._testing` types them): the Rust-side baselines of `make bench` and the
+    /// opponents a Monte Carlo sample deals.
+    #[pyo3::pymodule]
+    mod _testing {
+        #[pymodule_export]
+        use super::super::score::settle_seconds;
+        #[pymodule_export]
+        use super::super::solve::{monte_carlo_opponents, solve_seconds};
+    }
 
     #[pymodule_init]
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {

@@ -111,7 +111,7 @@ pub fn find_naturals<'py>(
 /// median of 5 runs of `rounds` calls with the GIL released: the baseline `make bench` compares
 /// Python's `settle` with, in the same process. Not part of the public API.
 #[pyfunction]
-pub fn _settle_seconds(
+pub fn settle_seconds(
     py: Python<'_>,
     decisions: &Bound<'_, PyAny>,
     rules: &Bound<'_, PyRules>,

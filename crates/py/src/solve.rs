@@ -333,7 +333,7 @@ fn top_k_arg(top_k: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 /// Python lists them), the median of 5 passes with the GIL released: the baseline `make bench`
 /// compares Python's per-call `solve` with, in the same process. Not part of the public API.
 #[pyfunction]
-pub fn _solve_seconds(
+pub fn solve_seconds(
     py: Python<'_>,
     codes: &Bound<'_, PyAny>,
     rules: &Bound<'_, PyRules>,
