@@ -165,3 +165,32 @@ def test_type_checking_imports_do_not_count(tmp_path: Path) -> None:
         "import typing\nif typing.TYPE_CHECKING:\n    pass\nelse:\n    from . import a\n"
     )
     assert circles(import_graph(root)) == [[f"{PACKAGE}.a", f"{PACKAGE}.b", f"{PACKAGE}.a"]]
+
+
+def test_moved_modules_keep_their_old_names() -> None:
+    """The presets live in `rules` and the strategy-tables files in `strategy_tables`; the names
+    the README and existing code use still reach them."""
+    from chinese_poker import presets, rules, strategy_tables, tables
+
+    assert presets is rules and cp.presets.MACEPLAY is rules.PRESETS["maceplay"]
+    assert tables is strategy_tables
+    from chinese_poker.simulate import DuelResult, Greedy, RandomLegal, duel
+
+    assert (DuelResult, duel, Greedy, RandomLegal) == (
+        cp.DuelResult,
+        cp.duel,
+        cp.Greedy,
+        cp.RandomLegal,
+    )
+
+
+def test_layouts_are_found_only_for_the_packages_classes() -> None:
+    from chinese_poker import display
+
+    class Table:  # another library's class of the same name as the card table's
+        pass
+
+    with pytest.raises(TypeError, match="no layout for Table"):
+        display.text(Table())
+    table = cp.Table(players=2, seed=1)
+    assert display.text(table) == str(table)
