@@ -6,7 +6,9 @@
 //! nothing (or the wrong thing) fails.
 
 use chinese_poker::presets::SHISANSHUI_SUIT_ORDER;
-use chinese_poker::{best_natural, pair_score, row_key, settle, Card, Decision, Rules, Setting};
+use chinese_poker::{
+    best_natural, pair_score, row_key, settle, Card, Decision, Hand, Rules, Setting,
+};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -124,11 +126,7 @@ fn main() {
             median(times)
         );
 
-        let hands: Vec<Vec<Card>> = tables
-            .iter()
-            .flatten()
-            .map(|s| [&s.front[..], &s.middle, &s.back].concat())
-            .collect();
+        let hands: Vec<Hand> = tables.iter().flatten().map(|s| s.hand()).collect();
         let mut times = Vec::new();
         for _ in 0..RUNS {
             let t = Instant::now();

@@ -1,11 +1,12 @@
 //! Solver throughput: `cargo bench --bench solve`. Prints the median over repeated passes.
 
+use chinese_poker::hand::Hand;
 use chinese_poker::solve::train::{train, TrainConfig};
 use chinese_poker::solve::{
     best_on_frontier, best_table_ev, solve, solve_batch_table_ev, Budget, Objective, Policy,
     Scratch, TableEv,
 };
-use chinese_poker::{best_natural, Card, Rules, Wheel};
+use chinese_poker::{best_natural, Rules, Wheel};
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 use std::time::Instant;
@@ -121,6 +122,7 @@ fn main() {
         f / b
     );
     // The path of Python's solve_batch: natural and surrender decisions, codes out.
+    let hands: Vec<Hand> = hs.iter().map(|&h| Hand::new(h).expect("dealt")).collect();
     let mut codes = vec![[0u8; 13]; hs.len()];
     let mut values = vec![0f64; hs.len()];
     let mut choice = vec![0u8; hs.len()];
@@ -132,7 +134,7 @@ fn main() {
             solve_batch_table_ev(
                 &te,
                 &rules,
-                &hs,
+                &hands,
                 &mut codes,
                 &mut values,
                 &mut choice,
@@ -149,9 +151,8 @@ fn main() {
     for _ in 0..5 {
         let t = Instant::now();
         let mut held = 0usize;
-        for h in &hs {
-            let cards = h.map(|c| Card::from_code(c).expect("valid"));
-            held += best_natural(&cards, &rules).is_some() as usize;
+        for h in &hands {
+            held += best_natural(h, &rules).is_some() as usize;
         }
         times.push(t.elapsed().as_secs_f64() * 1e6 / hs.len() as f64);
         assert!(held < hs.len());
@@ -182,7 +183,7 @@ fn main() {
         let (mut times, mut per_sample, mut drawn) = (Vec::new(), Vec::new(), Vec::new());
         for h in hs.iter().take(5) {
             let t = Instant::now();
-            let sol = solve(h, &rules, 2, &obj, 3).expect("solve");
+            let sol = solve(&Hand::new(*h).unwrap(), &rules, 2, &obj, 3).expect("solve");
             let ms = t.elapsed().as_secs_f64() * 1e3;
             times.push(ms);
             per_sample.push(ms * 1e3 / sol.samples as f64);

@@ -4,6 +4,7 @@
 pub mod card;
 pub mod error;
 pub mod eval;
+pub mod hand;
 pub mod naturals;
 pub mod parallel;
 pub mod presets;
@@ -16,6 +17,7 @@ pub mod solve;
 pub use card::{parse_cards, Card, CardSet};
 pub use error::{Error, Result};
 pub use eval::{evaluate, Category, Evaluator, HandRank, Wheel};
+pub use hand::Hand;
 pub use naturals::{best_natural, find_naturals, NaturalMatch};
 pub use rules::NaturalKind;
 pub use rules::{Row, Rules};

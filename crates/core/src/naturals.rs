@@ -20,9 +20,9 @@
 //!   either wheel option (the option only ranks straights, it never removes one); a straight
 //!   flush row counts as a flush and as a straight.
 
-use crate::card::{check_distinct, Card, CardSet};
-use crate::error::{Error, Result};
+use crate::card::{Card, CardSet};
 use crate::eval::{Evaluator, Wheel};
+use crate::hand::Hand;
 use crate::rules::{NaturalKind, Rules};
 use crate::setting::Setting;
 
@@ -87,15 +87,13 @@ fn suit_counts(hand: &[Card]) -> [u8; 4] {
     c
 }
 
-fn is_thirteen_distinct(hand: &[Card]) -> bool {
-    hand.len() == 13 && CardSet::from_cards(hand).len() == 13
+/// Whether `hand` holds `kind`.
+pub fn qualifies(hand: &Hand, kind: NaturalKind) -> bool {
+    holds(&hand.cards(), kind)
 }
 
-/// Whether `hand` (13 distinct cards) holds `kind`. Anything but 13 distinct cards holds none.
-pub fn qualifies(hand: &[Card], kind: NaturalKind) -> bool {
-    if !is_thirteen_distinct(hand) {
-        return false;
-    }
+/// [`qualifies`] on the 13 cards of a hand.
+fn holds(hand: &[Card; 13], kind: NaturalKind) -> bool {
     let ranks = rank_counts(hand);
     let suits = suit_counts(hand);
     let all_ranks = |f: fn(u8) -> bool| hand.iter().all(|c| f(c.rank()));
@@ -117,7 +115,7 @@ pub fn qualifies(hand: &[Card], kind: NaturalKind) -> bool {
         NaturalKind::SixPairs => ranks.iter().map(|&c| c / 2).sum::<u8>() == 6,
         NaturalKind::ThreeStraightFlushes
         | NaturalKind::ThreeFlushes
-        | NaturalKind::ThreeStraights => arrangement(hand, kind, Wheel::Low).is_some(),
+        | NaturalKind::ThreeStraights => layout(hand, kind, Wheel::Low).is_some(),
     }
 }
 
@@ -148,10 +146,12 @@ fn legal_setting(front: &[Card], x: &[Card], y: &[Card], wheel: Wheel) -> Option
 }
 
 /// A legal setting displaying a three-row natural, if the hand has one.
-pub fn arrangement(hand: &[Card], kind: NaturalKind, wheel: Wheel) -> Option<Setting> {
-    if !is_thirteen_distinct(hand) {
-        return None;
-    }
+pub fn arrangement(hand: &Hand, kind: NaturalKind, wheel: Wheel) -> Option<Setting> {
+    layout(&hand.cards(), kind, wheel)
+}
+
+/// [`arrangement`] on the 13 cards of a hand.
+fn layout(hand: &[Card; 13], kind: NaturalKind, wheel: Wheel) -> Option<Setting> {
     let set = CardSet::from_cards(hand);
     match kind {
         NaturalKind::ThreeFlushes => three_flushes(set, wheel),
@@ -319,54 +319,39 @@ pub fn displays(setting: &Setting, kind: NaturalKind) -> bool {
         NaturalKind::ThreeFlushes => rows.iter().all(|r| is_flush(r)),
         NaturalKind::ThreeStraights => rows.iter().all(|r| is_straight(r)),
         NaturalKind::ThreeStraightFlushes => rows.iter().all(|r| is_flush(r) && is_straight(r)),
-        _ => {
-            let hand: Vec<Card> = rows.concat();
-            qualifies(&hand, kind)
-        }
+        _ => qualifies(&setting.hand(), kind),
     }
 }
 
-fn check_hand(hand: &[Card]) -> Result<()> {
-    if hand.len() != 13 {
-        return Err(Error::InvalidShape {
-            what: "hand".into(),
-            expected: "13 cards".into(),
-            got: crate::error::count(hand.len(), "card"),
-        });
-    }
-    check_distinct(hand)
+/// The naturals of the rule set that the hand holds, in the rule set's order.
+fn held<'a>(hand: &'a Hand, rules: &'a Rules) -> impl Iterator<Item = NaturalMatch> + 'a {
+    let cards = hand.cards();
+    rules.naturals.iter().filter_map(move |n| {
+        let (held, setting) = if has_rows(n.kind) {
+            let setting = layout(&cards, n.kind, rules.wheel);
+            (setting.is_some(), setting)
+        } else {
+            (holds(&cards, n.kind), None)
+        };
+        held.then_some(NaturalMatch {
+            kind: n.kind,
+            value: n.value,
+            setting,
+        })
+    })
 }
 
 /// Naturals the rule set recognises that the hand holds, in the rule set's order (highest
 /// first), each with its value and, for the three-row naturals, a legal setting displaying it.
-/// Errors if `hand` is not 13 distinct cards.
-pub fn find_naturals(hand: &[Card], rules: &Rules) -> Result<Vec<NaturalMatch>> {
-    check_hand(hand)?;
-    Ok(rules
-        .naturals
-        .iter()
-        .filter_map(|n| {
-            let (held, setting) = if has_rows(n.kind) {
-                let setting = arrangement(hand, n.kind, rules.wheel);
-                (setting.is_some(), setting)
-            } else {
-                (qualifies(hand, n.kind), None)
-            };
-            held.then_some(NaturalMatch {
-                kind: n.kind,
-                value: n.value,
-                setting,
-            })
-        })
-        .collect())
+pub fn find_naturals(hand: &Hand, rules: &Rules) -> Vec<NaturalMatch> {
+    held(hand, rules).collect()
 }
 
 /// The natural a hand declares: the most valuable one it holds (the earlier in the rule set's
-/// order on equal values). `None` if it holds none or `hand` is not 13 distinct cards.
-pub fn best_natural(hand: &[Card], rules: &Rules) -> Option<NaturalMatch> {
-    let found = find_naturals(hand, rules).ok()?;
+/// order on equal values). `None` if it holds none.
+pub fn best_natural(hand: &Hand, rules: &Rules) -> Option<NaturalMatch> {
     let mut best: Option<NaturalMatch> = None;
-    for m in found {
+    for m in held(hand, rules) {
         if best.is_none_or(|b| m.value > b.value) {
             best = Some(m);
         }

@@ -1,8 +1,9 @@
 //! A setting: 13 cards split into front (3), middle (5) and back (5).
 
-use crate::card::{check_distinct, Card, CardSet};
+use crate::card::{cards_from_codes, check_distinct, Card, CardSet};
 use crate::error::{Error, Result};
 use crate::eval::{Evaluator, HandRank, Wheel};
+use crate::hand::Hand;
 use crate::rules::Row;
 use std::fmt;
 
@@ -36,6 +37,82 @@ impl Setting {
             middle: middle.try_into().expect("checked length"),
             back: back.try_into().expect("checked length"),
         })
+    }
+
+    /// The setting from 13 codes front (3), middle (5), back (5): the one reading of that
+    /// layout (results, batch and simulation columns). Checks each code and that no card is
+    /// there twice (errors name the 1-based position among the 13).
+    pub fn from_codes(codes: &[u8; 13]) -> Result<Setting> {
+        let c = cards_from_codes(codes)?;
+        Ok(Setting {
+            front: c[..3].try_into().expect("3 cards"),
+            middle: c[3..8].try_into().expect("5 cards"),
+            back: c[8..].try_into().expect("5 cards"),
+        })
+    }
+
+    /// The 13 codes front, middle, back: the inverse of [`Setting::from_codes`].
+    pub fn codes(&self) -> [u8; 13] {
+        let mut out = [0u8; 13];
+        for (slot, c) in out
+            .iter_mut()
+            .zip(self.front.iter().chain(&self.middle).chain(&self.back))
+        {
+            *slot = c.code();
+        }
+        out
+    }
+
+    /// The 13 cards as a hand, front, middle, back (distinct: [`Setting::new`] and
+    /// [`Setting::from_codes`] check them).
+    pub fn hand(&self) -> Hand {
+        Hand::trusted(self.codes())
+    }
+
+    /// A setting of `hand` that is certainly fouled, for a seat that did not act under a rule
+    /// set whose timeout fouls it: the strongest five of the 13 cards in the middle, the weakest
+    /// five of the other eight in the back, the last three in front (the first such fives in
+    /// the order of the hand's cards). The back is always strictly weaker than the middle:
+    /// the eight cards' 56 fives cannot all share the strongest five's ranks.
+    pub fn fouled(hand: &Hand, wheel: Wheel) -> Setting {
+        let ev = Evaluator::new(wheel);
+        let codes = hand.codes();
+        // the first five (in combination order of `pool`) whose rank `better` prefers
+        let pick = |pool: &[u8], better: &dyn Fn(HandRank, HandRank) -> bool| -> [u8; 5] {
+            let mut best: Option<([u8; 5], HandRank)> = None;
+            let n = pool.len();
+            for a in 0..n {
+                for b in a + 1..n {
+                    for c in b + 1..n {
+                        for d in c + 1..n {
+                            for e in d + 1..n {
+                                let five = [pool[a], pool[b], pool[c], pool[d], pool[e]];
+                                let r = ev.eval5(five);
+                                if best.is_none_or(|(_, br)| better(r, br)) {
+                                    best = Some((five, r));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            best.expect("at least five cards").0
+        };
+        let middle = pick(codes, &|r, best| r > best);
+        let rest: Vec<u8> = codes
+            .iter()
+            .copied()
+            .filter(|c| !middle.contains(c))
+            .collect();
+        let back = pick(&rest, &|r, best| r < best);
+        let front: Vec<u8> = rest.iter().copied().filter(|c| !back.contains(c)).collect();
+        let mut out = [0u8; 13];
+        out[..3].copy_from_slice(&front);
+        out[3..8].copy_from_slice(&middle);
+        out[8..].copy_from_slice(&back);
+        let s = Setting::from_codes(&out).expect("the hand's own cards");
+        debug_assert!(s.is_foul(wheel), "a fouled setting: {s}");
+        s
     }
 
     pub fn row(&self, row: Row) -> &[Card] {

@@ -4,15 +4,13 @@
 
 use chinese_poker::naturals::{arrangement, displays, qualifies};
 use chinese_poker::rules::NaturalKind::{self, *};
-use chinese_poker::{best_natural, find_naturals, parse_cards, Card, Rules, Setting, Wheel};
+use chinese_poker::{best_natural, find_naturals, parse_cards, Card, Hand, Rules, Setting, Wheel};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn hand(s: &str) -> Vec<Card> {
-    let h = parse_cards(s).unwrap();
-    assert_eq!(h.len(), 13, "{s}");
-    h
+fn hand(s: &str) -> Hand {
+    Hand::from_cards(&parse_cards(s).unwrap()).unwrap()
 }
 
 fn holds(s: &str) -> Vec<NaturalKind> {
@@ -162,7 +160,7 @@ fn three_straight_flushes() {
 fn find_naturals_follows_the_rule_set() {
     let mace = Rules::maceplay();
     let same_suit = hand("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah");
-    let found = find_naturals(&same_suit, &mace).unwrap();
+    let found = find_naturals(&same_suit, &mace);
     let kinds: Vec<_> = found.iter().map(|m| (m.kind, m.value)).collect();
     assert_eq!(
         kinds,
@@ -201,12 +199,31 @@ fn find_naturals_follows_the_rule_set() {
     assert_eq!(best_natural(&sf, &club).unwrap().kind, ThreeFlushes);
 
     let nothing = hand("2c 2d 9h Js Kc 3d 7h 8s Tc Qd 4h 9s Ac");
-    assert!(find_naturals(&nothing, &mace).unwrap().is_empty());
+    assert!(find_naturals(&nothing, &mace).is_empty());
     assert!(best_natural(&nothing, &mace).is_none());
-    assert!(find_naturals(&nothing[..12], &mace).is_err());
-    let mut dup = nothing.clone();
+    // a hand is checked once, where it is built
+    let cards = nothing.cards();
+    let short = Hand::from_cards(&cards[..12]).unwrap_err();
+    assert!(
+        short
+            .to_string()
+            .contains("expected 13 cards, got 12 cards"),
+        "{short}"
+    );
+    let mut dup = cards;
     dup[12] = dup[0];
-    assert!(find_naturals(&dup, &mace).is_err());
+    assert!(matches!(
+        Hand::from_cards(&dup),
+        Err(chinese_poker::Error::DuplicateCard {
+            first: 1,
+            second: 13,
+            ..
+        })
+    ));
+    let mut codes = *nothing.codes();
+    assert_eq!(Hand::new(codes).unwrap(), nothing);
+    codes[4] = 52;
+    assert!(Hand::new(codes).is_err());
 }
 
 #[test]
@@ -218,7 +235,7 @@ fn displays_checks_the_rows() {
     assert!(!displays(&hidden, ThreeFlushes));
     assert!(
         displays(&hidden, SixPairs)
-            == qualifies(&c("2h 5h 2c 3s 7s 8s Js Ks 9h 4c 6c Tc Qc"), SixPairs)
+            == qualifies(&hand("2h 5h 2c 3s 7s 8s Js Ks 9h 4c 6c Tc Qc"), SixPairs)
     );
 }
 
@@ -349,8 +366,9 @@ fn three_row_naturals_match_brute_force() {
         for _ in 0..150 {
             let h = candidate(&mut rng, kind);
             let expect = brute(&h, kind);
-            assert_eq!(qualifies(&h, kind), expect, "{kind:?} {h:?}");
-            if let Some(s) = arrangement(&h, kind, Wheel::Low) {
+            let held = Hand::from_cards(&h).unwrap();
+            assert_eq!(qualifies(&held, kind), expect, "{kind:?} {h:?}");
+            if let Some(s) = arrangement(&held, kind, Wheel::Low) {
                 assert!(displays(&s, kind) && !s.is_foul(Wheel::Low));
                 let mut got: Vec<Card> = s
                     .front

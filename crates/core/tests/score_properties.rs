@@ -9,7 +9,8 @@ use chinese_poker::presets::{PRESET_NAMES, SHISANSHUI_SUIT_ORDER};
 use chinese_poker::rules::{BonusMode, FoulPolicy, Scoop};
 use chinese_poker::score::{MatchupKind, Status};
 use chinese_poker::{
-    best_natural, pair_score, row_key, settle, Card, Decision, Evaluator, HandRank, Rules, Setting,
+    best_natural, pair_score, row_key, settle, Card, Decision, Evaluator, Hand, HandRank, Rules,
+    Setting,
 };
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -113,7 +114,7 @@ fn random_decision(rng: &mut R, hand: &[Card], rules: &Rules) -> Decision {
     if x < 0.2 && can_foul {
         return Decision::Play(random_setting(rng, hand, false, rules));
     }
-    if let Some(m) = best_natural(hand, rules) {
+    if let Some(m) = best_natural(&Hand::from_cards(hand).unwrap(), rules) {
         if rng.random_bool(0.6) {
             let setting = m
                 .setting
@@ -469,7 +470,8 @@ enum RefHand {
 fn reference_table(rules: &Rules, d: &[Decision]) -> (Vec<i64>, Vec<i64>) {
     use chinese_poker::naturals::{displays, qualifies};
     use chinese_poker::rules::Declaration;
-    let cards = |s: &Setting| -> Vec<Card> { [&s.front[..], &s.middle, &s.back].concat() };
+    let cards =
+        |s: &Setting| Hand::from_cards(&[&s.front[..], &s.middle, &s.back].concat()).unwrap();
     let hands: Vec<RefHand> = d
         .iter()
         .map(|x| match x {

@@ -1,6 +1,7 @@
 //! Self-play simulation and duplicate duels: determinism, legality, zero-sum, and the duel's
 //! edge measured against known answers.
 
+use chinese_poker::hand::Hand;
 use chinese_poker::parallel::with_threads;
 use chinese_poker::sim::{deal, deal_round, duel_deals, simulate, Policy};
 use chinese_poker::solve::{with_scratch, Budget, OutcomeTables, TableEv};
@@ -95,12 +96,16 @@ fn random_policy_is_legal_seeded_and_varied() {
     let (hands, _) = deal_round(5, 0, 1);
     let mut seen = std::collections::HashSet::new();
     for seed in 0..50u64 {
-        let d = Policy::Random.decide(&rules, 2, &hands[0], seed).unwrap();
+        let d = Policy::Random
+            .decide(&rules, 2, &Hand::new(hands[0]).unwrap(), seed)
+            .unwrap();
         let codes = d.codes;
         assert_eq!(d.choice, chinese_poker::solve::Choice::Play);
         assert!(d.value.is_nan());
         assert!(legal(&codes, rules.wheel) && same_cards(&codes, &hands[0]));
-        let again = Policy::Random.decide(&rules, 2, &hands[0], seed).unwrap();
+        let again = Policy::Random
+            .decide(&rules, 2, &Hand::new(hands[0]).unwrap(), seed)
+            .unwrap();
         assert_eq!(again.codes, codes, "same seed, same setting");
         seen.insert(codes);
     }

@@ -1,5 +1,6 @@
 //! The fast frontier against a slow, obvious brute force on seeded random hands, both wheels.
 
+use chinese_poker::hand::Hand;
 use chinese_poker::solve::{solve, Classes, Objective, RowValues, Scratch, Split};
 use chinese_poker::{Evaluator, Rules, Wheel};
 use rand::{Rng, SeedableRng};
@@ -176,7 +177,7 @@ fn frontier_and_row_values_best_match_on_10000_hands_per_wheel() {
             // The RowValues objective (random non-decreasing values per rank class, solved on the
             // frontier) finds the best value over all legal settings.
             let sol = solve(
-                &hand,
+                &Hand::new(hand).unwrap(),
                 &rules_for(wheel),
                 2,
                 &Objective::RowValues(rv[w].clone()),

@@ -1,6 +1,7 @@
 //! Objectives and decisions: legal settings only, the exact objectives against references,
 //! determinism of Monte Carlo and of training.
 
+use chinese_poker::hand::Hand;
 use chinese_poker::solve::train::{train, TrainConfig};
 use chinese_poker::solve::{
     solve, Budget, Choice, Classes, Objective, OutcomeTables, Policy, RowValues, Scratch, TableEv,
@@ -70,7 +71,14 @@ fn every_objective_returns_a_legal_setting_of_the_hand() {
             let opps: Vec<Decision> = hands[1..]
                 .iter()
                 .map(|h| {
-                    let s = solve(h, &rules, 3, &Objective::TableEv(te.clone()), 1).unwrap();
+                    let s = solve(
+                        &Hand::new(*h).unwrap(),
+                        &rules,
+                        3,
+                        &Objective::TableEv(te.clone()),
+                        1,
+                    )
+                    .unwrap();
                     Decision::Play(setting(&s.alternatives[0].codes))
                 })
                 .collect();
@@ -89,7 +97,7 @@ fn every_objective_returns_a_legal_setting_of_the_hand() {
                 },
             ];
             for obj in &objectives {
-                let sol = solve(&hands[0], &rules, 3, obj, 5).unwrap();
+                let sol = solve(&Hand::new(hands[0]).unwrap(), &rules, 3, obj, 5).unwrap();
                 assert_legal_and_complete(&hands[0], &sol.codes, rules.wheel);
                 for alt in &sol.alternatives {
                     assert_legal_and_complete(&hands[0], &alt.codes, rules.wheel);
@@ -127,7 +135,14 @@ fn non_monotone_row_values_match_brute_force() {
     let mut legal = Vec::new();
     for _ in 0..30 {
         let hand = deal(&mut rng, 1)[0];
-        let sol = solve(&hand, &rules, 2, &Objective::RowValues(rv.clone()), 1).unwrap();
+        let sol = solve(
+            &Hand::new(hand).unwrap(),
+            &rules,
+            2,
+            &Objective::RowValues(rv.clone()),
+            1,
+        )
+        .unwrap();
         scratch.legal_settings(&hand, rules.wheel, &mut legal);
         let best = legal
             .iter()
@@ -163,13 +178,19 @@ fn best_response_agrees_with_settle() {
                 let opps: Vec<Decision> = hands[1..]
                     .iter()
                     .map(|h| {
-                        let s =
-                            solve(h, &rules, players, &Objective::TableEv(te.clone()), 1).unwrap();
+                        let s = solve(
+                            &Hand::new(*h).unwrap(),
+                            &rules,
+                            players,
+                            &Objective::TableEv(te.clone()),
+                            1,
+                        )
+                        .unwrap();
                         Decision::Play(setting(&s.alternatives[0].codes))
                     })
                     .collect();
                 let sol = solve(
-                    &hands[0],
+                    &Hand::new(hands[0]).unwrap(),
                     &rules,
                     players,
                     &Objective::BestResponse(opps.clone()),
@@ -213,7 +234,7 @@ fn monte_carlo_is_deterministic_whatever_the_threads() {
                 policy: Policy::TableEv(te.clone()),
                 threads,
             };
-            let s = solve(&hand, &rules, 2, &obj, 5).unwrap();
+            let s = solve(&Hand::new(hand).unwrap(), &rules, 2, &obj, 5).unwrap();
             (s.codes, s.value, s.stderr, s.alternatives)
         };
         let a = run(Some(1));

@@ -1,7 +1,6 @@
 //! `settle` and `find_naturals` for Python. Decisions are read by the one extractor in
 //! `decision.rs`; the result is the frozen `Settlement` class of `results.rs`, built once.
 
-use super::cards::extract_cards;
 use super::decision::extract_decisions;
 use super::results::{py_setting, PySettlement};
 use super::rules::PyRules;
@@ -97,8 +96,8 @@ pub fn find_naturals<'py>(
     hand: &Bound<'py, PyAny>,
     rules: &Bound<'py, PyRules>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let cards = extract_cards(hand)?;
-    let found = naturals::find_naturals(&cards, &rules.get().0).py()?;
+    let hand = super::solve::extract_hand(hand)?;
+    let found = naturals::find_naturals(&hand, &rules.get().0);
     let out = PyList::empty(py);
     for m in found {
         let setting = m.setting.map(|s| py_setting(py, &s)).transpose()?;

@@ -287,15 +287,7 @@ pub fn decision_codes<'py>(
         Decision::Declare { natural, setting } => (Choice::Declare(natural), Some(setting)),
         Decision::Surrender => (Choice::Surrender, None),
     };
-    let mut codes = [0u8; 13];
-    if let Some(s) = setting {
-        for (slot, c) in codes
-            .iter_mut()
-            .zip(s.front.iter().chain(&s.middle).chain(&s.back))
-        {
-            *slot = c.code();
-        }
-    }
+    let codes = setting.map_or([0u8; 13], |s| s.codes());
     // a list, not the `bytes` PyO3 makes of a `[u8; N]`: callers store it in numpy rows
     let codes = pyo3::types::PyList::new(decision.py(), codes)?;
     Ok((codes, choice.code(), choice.natural_code()))

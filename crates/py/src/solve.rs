@@ -6,9 +6,9 @@ use super::decision::extract_decisions;
 use super::results::PySolution;
 use super::rules::PyRules;
 use crate::errors::{py_err, OrPyErr};
-use chinese_poker::card::validate_rows;
 use chinese_poker::error::Error;
 use chinese_poker::eval::Wheel;
+use chinese_poker::hand::Hand;
 use chinese_poker::rules::Rules;
 use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
 use chinese_poker::solve::train::{self, train, TrainConfig};
@@ -38,18 +38,9 @@ fn wheel_name(w: Wheel) -> &'static str {
     w.name()
 }
 
-/// 13 distinct cards from any card-like input.
-fn extract_hand(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 13]> {
-    let cards = extract_cards(obj)?;
-    let codes: Vec<u8> = cards.iter().map(|c| c.code()).collect();
-    codes
-        .try_into()
-        .map_err(|v: Vec<u8>| Error::InvalidShape {
-            what: "hand".into(),
-            expected: "13 cards".into(),
-            got: chinese_poker::error::count(v.len(), "card"),
-        })
-        .map_err(py_err)
+/// The hand of any card-like input (13 distinct cards, checked here once).
+pub fn extract_hand(obj: &Bound<'_, PyAny>) -> PyResult<Hand> {
+    Hand::from_cards(&extract_cards(obj)?).py()
 }
 
 /// Compiled outcome tables for one rule set and table size (built by `chinese_poker.solver`).
@@ -203,7 +194,7 @@ fn hand_splits<'py>(
     collect: impl FnOnce(&mut core_solve::Scratch, &[u8; 13], Wheel) -> Vec<Split> + Send,
 ) -> PyResult<SplitArrays<'py>> {
     let w = super::eval::parse_wheel(wheel)?;
-    let h = extract_hand(hand)?;
+    let h = *extract_hand(hand)?.codes();
     let out = py.detach(|| with_scratch(|s| collect(s, &h, w)));
     splits_arrays(py, &h, &out)
 }
@@ -313,15 +304,6 @@ impl PyObjective {
     }
 }
 
-/// The checked hands of a flat `codes` array of 13-code rows (errors name the row and card).
-fn hand_rows(flat: &[u8]) -> chinese_poker::error::Result<Vec<[u8; 13]>> {
-    validate_rows(flat, 13, "codes")?;
-    Ok(flat
-        .chunks_exact(13)
-        .map(|c| c.try_into().expect("13 codes"))
-        .collect())
-}
-
 fn top_k_arg(top_k: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match top_k {
         None => Ok(5),
@@ -342,7 +324,7 @@ pub fn solve_seconds(
     top_k: &Bound<'_, PyAny>,
 ) -> PyResult<f64> {
     let (flat, _) = super::arrays::u8_rows(codes, "codes", &[13])?;
-    let hands = hand_rows(&flat).py()?;
+    let hands = Hand::rows(&flat, "codes").py()?;
     let players = super::int_arg(players, "players", 2, 4)? as usize;
     let top_k = top_k_arg(Some(top_k))?;
     let (r, objective) = (&rules.get().0, &objective.get().0);
@@ -442,8 +424,8 @@ pub fn monte_carlo_opponents<'py>(
     let r = rules_of(rules);
     let te = table.get().0.clone();
     let players = te.players;
-    let opps =
-        with_scratch(|s| sample_opponents(&r, players, &Policy::TableEv(te), &h, seed, index, s));
+    let (policy, h) = (Policy::TableEv(te), h.codes());
+    let opps = with_scratch(|s| sample_opponents(&r, players, &policy, h, seed, index, s));
     let out = PyList::empty(py);
     for o in opps {
         match o {
@@ -487,7 +469,7 @@ pub fn solve_batch<'py>(
     let mut values = vec![0f64; n];
     let mut choices = vec![0u8; n];
     let mut naturals = vec![0u8; n];
-    let hands = py.detach(|| hand_rows(&flat)).py()?;
+    let hands = py.detach(|| Hand::rows(&flat, "codes")).py()?;
     if te.tables.wheel != r.wheel {
         return Err(py_err(Error::InvalidRules {
             field: "tables".into(),

@@ -363,15 +363,6 @@ fn foul_reason(ranks: &[HandRank; 3]) -> String {
     parts.join(" and ")
 }
 
-fn hand_cards(s: &Setting) -> Vec<Card> {
-    s.front
-        .iter()
-        .chain(&s.middle)
-        .chain(&s.back)
-        .copied()
-        .collect()
-}
-
 /// Checks one decision. Returns the hand and the player's result skeleton.
 fn classify(
     rules: &Rules,
@@ -428,7 +419,7 @@ fn classify(
                     ),
                 });
             };
-            if !qualifies(&hand_cards(setting), *natural) {
+            if !qualifies(&setting.hand(), *natural) {
                 let reason = format!("declared {} but the hand does not hold it", natural.key());
                 return foul(res, Some(ranks), reason);
             }
@@ -447,7 +438,7 @@ fn classify(
             let ranks = ranks_of(setting);
             res.ranks = Some(ranks);
             if rules.declaration == Declaration::Auto {
-                if let Some(m) = best_natural(&hand_cards(setting), rules) {
+                if let Some(m) = best_natural(&setting.hand(), rules) {
                     res.status = Status::Natural;
                     res.natural = Some((m.kind, m.value));
                     res.auto_declared = true;

@@ -89,8 +89,9 @@ fn duel_deal(
     let (hands, round_seed) = deal_round(seed, deal, players);
     let mut da = Vec::with_capacity(players);
     let mut db = Vec::with_capacity(players);
-    for (seat, hand) in hands[..players].iter().enumerate() {
+    for (seat, &hand) in hands[..players].iter().enumerate() {
         let s = seat_seed(round_seed, seat);
+        let hand = &crate::hand::Hand::trusted(hand);
         da.push(a.decide(rules, players, hand, s)?);
         db.push(b.decide(rules, players, hand, s)?);
     }

@@ -2,6 +2,7 @@
 //! deal is hidden information), entirely in Rust, deterministic for the seed it is given.
 
 use crate::error::Result;
+use crate::hand::Hand;
 use crate::rules::Rules;
 use crate::score::Decision;
 use crate::solve::{self, with_scratch, Choice, Objective, TableEv};
@@ -56,16 +57,11 @@ impl Policy {
         }
     }
 
-    /// The decision for a valid, sorted 13-card `hand` at a table of `players`. `seed` seeds any
+    /// The decision for a sorted `hand` at a table of `players`. `seed` seeds any
     /// randomness of the policy. Uses this thread's solver scratch, so it must not be called
     /// while the caller holds it (`with_scratch`).
-    pub fn decide(
-        &self,
-        rules: &Rules,
-        players: usize,
-        hand: &[u8; 13],
-        seed: u64,
-    ) -> Result<Decided> {
+    pub fn decide(&self, rules: &Rules, players: usize, hand: &Hand, seed: u64) -> Result<Decided> {
+        let codes = hand.codes();
         let (choice, codes, value) = match self {
             Policy::TableEv(te) => {
                 with_scratch(|scratch| solve::decide_table_ev(te, rules, hand, scratch))
@@ -81,16 +77,16 @@ impl Policy {
                 (sol.choice, sol.codes, sol.value)
             }
             Policy::Greedy => {
-                let split = with_scratch(|scratch| scratch.greedy(hand, rules.wheel));
-                (Choice::Play, split.row_codes(hand), f64::NAN)
+                let split = with_scratch(|scratch| scratch.greedy(codes, rules.wheel));
+                (Choice::Play, split.row_codes(codes), f64::NAN)
             }
             Policy::Random => {
                 // A baseline, not a hot path: the legal list is built afresh each time.
                 let mut legal = Vec::new();
-                with_scratch(|scratch| scratch.legal_settings(hand, rules.wheel, &mut legal));
+                with_scratch(|scratch| scratch.legal_settings(codes, rules.wheel, &mut legal));
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
                 let pick = legal[rng.random_range(0..legal.len())];
-                (Choice::Play, pick.row_codes(hand), f64::NAN)
+                (Choice::Play, pick.row_codes(codes), f64::NAN)
             }
         };
         Ok(Decided {

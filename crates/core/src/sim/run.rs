@@ -3,6 +3,7 @@
 use super::deal::{deal_round, seat_seed};
 use super::policy::{Decided, Policy};
 use crate::error::{Error, Result};
+use crate::hand::Hand;
 use crate::rules::{NaturalKind, Rules};
 use crate::score::{settle, Status};
 use crate::solve::{check_players, Choice};
@@ -168,7 +169,7 @@ fn play_round(rules: &Rules, policies: &[Policy], seed: u64, round: u64) -> Resu
     let mut decided = Vec::with_capacity(n);
     for (seat, policy) in policies.iter().enumerate() {
         let s = seat_seed(round_seed, seat);
-        decided.push(policy.decide(rules, n, &hands[seat], s)?);
+        decided.push(policy.decide(rules, n, &Hand::trusted(hands[seat]), s)?);
     }
     record_round(rules, &hands[..n], &decided)
 }
@@ -223,7 +224,7 @@ pub fn decide_seat(
         .map(|r| {
             let (hands, round_seed) = deal_round(seed, first + r as u64, players);
             let s = seat_seed(round_seed, seat);
-            policy.decide(rules, players, &hands[seat], s)
+            policy.decide(rules, players, &Hand::trusted(hands[seat]), s)
         })
         .collect()
 }

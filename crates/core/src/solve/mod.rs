@@ -23,8 +23,8 @@ pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES};
 pub use table_ev::{tables_key, FormulaMemo, OutcomeTables, TableEv};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};
 
-use crate::card::{validate_rows, Card};
 use crate::error::{Error, Result};
+use crate::hand::Hand;
 use crate::naturals::best_natural;
 use crate::rules::{Declaration, NaturalKind, Rules};
 use crate::score::{settle, Decision};
@@ -87,21 +87,9 @@ pub struct Solution {
     pub objective: &'static str,
 }
 
-fn to_cards(codes: &[u8]) -> Vec<Card> {
-    codes
-        .iter()
-        .map(|&c| Card::from_code(c).expect("validated"))
-        .collect()
-}
-
-/// The 13 cards of a validated hand, without allocating (hot paths).
-pub(crate) fn hand_cards(hand: &[u8; 13]) -> [Card; 13] {
-    hand.map(|c| Card::from_code(c).expect("validated"))
-}
-
+/// The setting of a split of a hand (its codes are the hand's: valid and distinct).
 fn setting_of(codes: &[u8; 13]) -> Setting {
-    let c = to_cards(codes);
-    Setting::new(&c[..3], &c[3..8], &c[8..]).expect("13 distinct cards")
+    Setting::from_codes(codes).expect("a split of a hand")
 }
 
 pub fn check_players(players: usize) -> Result<()> {
@@ -171,11 +159,10 @@ pub fn check_samples(samples: usize) -> Result<()> {
     }
 }
 
-/// Solves one hand: the decision, its value and the `top_k` best plays. `hand` is 13 card codes
-/// (checked). `players` is the table size (for `BestResponse`, 1 + the opponents given).
+/// Solves one hand: the decision, its value and the `top_k` best plays. `players` is the table size (for `BestResponse`, 1 + the opponents given).
 /// `rules` must be validated ([`Rules::validate`]); it is not checked again here.
 pub fn solve(
-    hand: &[u8; 13],
+    hand: &Hand,
     rules: &Rules,
     players: usize,
     objective: &Objective,
@@ -187,14 +174,15 @@ pub fn solve(
 /// [`solve`] that calls `stop` now and then during long objectives (Monte Carlo) and ends with
 /// `Error::Interrupted` when it returns true.
 pub fn solve_with_stop(
-    hand: &[u8; 13],
+    hand: &Hand,
     rules: &Rules,
     players: usize,
     objective: &Objective,
     top_k: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<Solution> {
-    validate_rows(hand, 13, "hand")?;
+    // the searches read the codes; natural detection the checked hand
+    let (checked, hand) = (hand, hand.codes());
     let players = match objective {
         Objective::BestResponse(opps) => opps.len() + 1,
         _ => players,
@@ -296,9 +284,8 @@ pub fn solve_with_stop(
         })
         .collect();
     let best = alternatives[0];
-    let cards = to_cards(hand);
     let is_points = !matches!(objective, Objective::RowValues(_));
-    let natural = match best_natural(&cards, rules) {
+    let natural = match best_natural(checked, rules) {
         Some(nm) => {
             let layout = nm.setting.unwrap_or_else(|| setting_of(&best.codes));
             let v = match objective {
@@ -310,7 +297,7 @@ pub fn solve_with_stop(
                     },
                     opps,
                 )?,
-                _ => nm.value as f64 * opp,
+                _ => natural_points(&nm, opp),
             };
             Some((nm.kind, nm.value, v, layout))
         }
@@ -318,28 +305,23 @@ pub fn solve_with_stop(
     };
     let surrender_value = match (rules.surrender, objective) {
         (Some(_), Objective::BestResponse(opps)) => Some(exact(rules, Decision::Surrender, opps)?),
-        (Some(cost), _) if is_points => Some(-(cost as f64) * opp),
+        _ if is_points => surrender_points(rules, opp),
         _ => None,
     };
-    let mut choice = Choice::Play;
-    let mut value = best.value;
-    let mut stderr = best.stderr;
-    let mut codes = best.codes;
-    if let Some((kind, _, v, layout)) = &natural {
-        if rules.declaration == Declaration::Auto || (is_points && *v > value) {
-            choice = Choice::Declare(*kind);
-            value = *v;
-            stderr = 0.0;
-            codes = layout_codes(layout);
+    let (pick, value) = choose(
+        rules,
+        best.value,
+        natural.as_ref().map(|n| n.2),
+        surrender_value,
+        is_points,
+    );
+    let (choice, stderr, codes) = match (pick, &natural) {
+        (Pick::Declare, Some((kind, _, _, layout))) => {
+            (Choice::Declare(*kind), 0.0, layout.codes())
         }
-    }
-    if let Some(v) = surrender_value {
-        if v > value && choice == Choice::Play {
-            choice = Choice::Surrender;
-            value = v;
-            stderr = 0.0;
-        }
-    }
+        (Pick::Surrender, _) => (Choice::Surrender, 0.0, best.codes),
+        _ => (Choice::Play, best.stderr, best.codes),
+    };
     let ev = crate::eval::Evaluator::new(rules.wheel);
     let ranks = [
         ev.eval_codes(&codes[..3]).raw(),
@@ -362,15 +344,45 @@ pub fn solve_with_stop(
     })
 }
 
-fn layout_codes(s: &Setting) -> [u8; 13] {
-    let mut out = [0u8; 13];
-    for (slot, c) in out
-        .iter_mut()
-        .zip(s.front.iter().chain(&s.middle).chain(&s.back))
-    {
-        *slot = c.code();
+/// What a hand's options are worth to it, valued against every opponent alike (points).
+fn natural_points(nm: &crate::naturals::NaturalMatch, opponents: f64) -> f64 {
+    nm.value as f64 * opponents
+}
+
+/// What surrendering is worth where the rule set allows it: its cost paid to each opponent.
+fn surrender_points(rules: &Rules, opponents: f64) -> Option<f64> {
+    rules.surrender.map(|cost| -(cost as f64) * opponents)
+}
+
+/// One of a hand's three options.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Pick {
+    Play,
+    Declare,
+    Surrender,
+}
+
+/// The one play / declare / surrender rule (module doc), from the values under the objective
+/// of the best play, of the natural held (if any) and of surrendering (where allowed): a held
+/// natural is declared under [`Declaration::Auto`], or where the values are points (`points`)
+/// and it is worth more than the play; else a surrender is chosen where it loses less than the
+/// play. Returns the option and its value.
+pub fn choose(
+    rules: &Rules,
+    play: f64,
+    natural: Option<f64>,
+    surrender: Option<f64>,
+    points: bool,
+) -> (Pick, f64) {
+    if let Some(v) = natural {
+        if rules.declaration == Declaration::Auto || (points && v > play) {
+            return (Pick::Declare, v);
+        }
     }
-    out
+    match surrender {
+        Some(v) if v > play => (Pick::Surrender, v),
+        _ => (Pick::Play, play),
+    }
 }
 
 fn check_tables(te: &TableEv, rules: &Rules, players: usize) -> Result<()> {
@@ -440,14 +452,13 @@ impl Choice {
     }
 }
 
-/// The table objective's decision for one valid hand, as the batch path and self-play make it:
-/// the best frontier play, then a natural or a surrender where it is worth more (or the rule
-/// set declares naturals automatically). Returns the decision, the 13 codes front/middle/back
-/// (the natural's layout when it has one) and the value.
+/// The table objective's decision for one hand, as the batch path and self-play make it:
+/// the best frontier play, then a natural or a surrender by [`choose`]. Returns the decision,
+/// the 13 codes front/middle/back (the natural's layout when it has one) and the value.
 pub fn decide_table_ev(
     te: &TableEv,
     rules: &Rules,
-    hand: &[u8; 13],
+    hand: &Hand,
     scratch: &mut Scratch,
 ) -> (Choice, [u8; 13], f64) {
     let (choice, _, codes, value) = decide_table_ev_split(te, rules, hand, scratch);
@@ -458,42 +469,39 @@ pub fn decide_table_ev(
 pub fn decide_table_ev_split(
     te: &TableEv,
     rules: &Rules,
-    hand: &[u8; 13],
+    hand: &Hand,
     scratch: &mut Scratch,
 ) -> (Choice, Split, [u8; 13], f64) {
-    let (split, value) = best_table_ev(te, hand, scratch);
-    let mut codes = split.row_codes(hand);
+    let (split, play) = best_table_ev(te, hand.codes(), scratch);
+    let codes = split.row_codes(hand.codes());
     let opp = (te.players - 1) as f64;
-    if !rules.naturals.is_empty() {
-        if let Some(nm) = best_natural(&hand_cards(hand), rules) {
-            let v = nm.value as f64 * opp;
-            if rules.declaration == Declaration::Auto || v > value {
-                if let Some(layout) = nm.setting {
-                    codes = layout_codes(&layout);
-                }
-                return (Choice::Declare(nm.kind), split, codes, v);
-            }
+    let natural = best_natural(hand, rules);
+    let (pick, value) = choose(
+        rules,
+        play,
+        natural.as_ref().map(|nm| natural_points(nm, opp)),
+        surrender_points(rules, opp),
+        true,
+    );
+    match (pick, natural) {
+        (Pick::Declare, Some(nm)) => {
+            let codes = nm.setting.map_or(codes, |layout| layout.codes());
+            (Choice::Declare(nm.kind), split, codes, value)
         }
+        (Pick::Surrender, _) => (Choice::Surrender, split, codes, value),
+        _ => (Choice::Play, split, codes, value),
     }
-    if let Some(cost) = rules.surrender {
-        let v = -(cost as f64) * opp;
-        if v > value {
-            return (Choice::Surrender, split, codes, v);
-        }
-    }
-    (Choice::Play, split, codes, value)
 }
 
 /// Batch table-objective solve on the current rayon pool: for each hand, the 13 codes
 /// front/middle/back, the value, the decision code ([`BATCH_PLAY`], [`BATCH_DECLARE`],
 /// [`BATCH_SURRENDER`]) and the declared natural (its index in `NaturalKind::ALL`, else
-/// [`BATCH_NO_NATURAL`]), so that every result can be settled exactly as [`solve`]'s. Hands
-/// must be valid (checked by the caller, which also splits long batches into chunks so that
-/// Ctrl-C is seen between them).
+/// [`BATCH_NO_NATURAL`]), so that every result can be settled exactly as [`solve`]'s. The
+/// caller splits long batches into chunks so that Ctrl-C is seen between them.
 pub fn solve_batch_table_ev(
     te: &TableEv,
     rules: &Rules,
-    hands: &[[u8; 13]],
+    hands: &[Hand],
     out_codes: &mut [[u8; 13]],
     out_values: &mut [f64],
     out_choice: &mut [u8],

@@ -24,6 +24,7 @@ use super::{decide_table_ev_split, with_scratch, Choice};
 use crate::card::Card;
 use crate::error::{Error, Result};
 use crate::eval::HandRank;
+use crate::hand::Hand;
 use crate::rules::Rules;
 use crate::score::{key_category, pair_score, row_key, row_outcome, rows_score};
 use rand::{Rng, SeedableRng};
@@ -77,11 +78,12 @@ pub fn split_keys(rules: &Rules, hand: &[u8; 13], s: &Split) -> [u64; 3] {
 pub fn policy_decision(
     rules: &Rules,
     policy: &Policy,
-    hand: &[u8; 13],
+    hand: &Hand,
     scratch: &mut Scratch,
 ) -> Opponent {
     let Policy::TableEv(te) = policy;
     let (choice, s, _, _) = decide_table_ev_split(te, rules, hand, scratch);
+    let hand = hand.codes();
     match choice {
         Choice::Play => Opponent::Played {
             keys: split_keys(rules, hand, &s),
@@ -118,7 +120,7 @@ pub fn sample_opponents(
         .map(|p| {
             let mut h: [u8; 13] = unseen[13 * p..13 * p + 13].try_into().expect("13");
             h.sort_unstable();
-            policy_decision(rules, policy, &h, scratch)
+            policy_decision(rules, policy, &Hand::trusted(h), scratch)
         })
         .collect()
 }

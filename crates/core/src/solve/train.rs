@@ -29,6 +29,7 @@ use super::monte_carlo::mix;
 use super::table_ev::{OutcomeTables, TableEv};
 use super::{check_players, decide_table_ev_split, decision_of, with_scratch, Choice, Split};
 use crate::error::{Error, Result};
+use crate::hand::Hand;
 use crate::rules::Rules;
 use crate::score::settle;
 use rand::{Rng, SeedableRng};
@@ -309,7 +310,7 @@ fn measure(te: &TableEv, rules: &Rules, cfg: &TrainConfig, iter: u64) -> Seen {
                     for hand in &hands[..n] {
                         seen.hands += 1;
                         let (choice, split, _, value) =
-                            decide_table_ev_split(te, rules, hand, scratch);
+                            decide_table_ev_split(te, rules, &Hand::trusted(*hand), scratch);
                         match choice {
                             Choice::Play => {
                                 for row in 0..3 {
@@ -375,7 +376,9 @@ fn calibrate(
                 let hands = deal(seed, r as u64, n);
                 let decided: Vec<_> = hands[..n]
                     .iter()
-                    .map(|h| with_scratch(|s| decide_table_ev_split(te, rules, h, s)))
+                    .map(|&h| {
+                        with_scratch(|s| decide_table_ev_split(te, rules, &Hand::trusted(h), s))
+                    })
                     .collect();
                 let decisions: Vec<_> = decided
                     .iter()
