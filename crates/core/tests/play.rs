@@ -144,3 +144,80 @@ fn the_timeout_setting_is_fouled_and_uses_the_hand() {
         }
     }
 }
+
+#[test]
+fn seat_statistics_come_from_the_columns_in_any_chunking() {
+    use chinese_poker::sim::{simulate, Policy, SeatTally};
+    let rules = Rules::preset("pokerclub_south").unwrap();
+    let policies = [Policy::Greedy, Policy::Random, Policy::Greedy];
+    let cols = simulate(&rules, &policies, 5, 0, 400).unwrap();
+    let mut whole = SeatTally::new(3);
+    whole.add_columns(&cols).unwrap();
+    // the same rounds in two chunks, merged
+    let (a, b) = (
+        simulate(&rules, &policies, 5, 0, 150).unwrap(),
+        simulate(&rules, &policies, 5, 150, 250).unwrap(),
+    );
+    let (mut ta, mut tb) = (SeatTally::new(3), SeatTally::new(3));
+    ta.add_columns(&a).unwrap();
+    tb.add_columns(&b).unwrap();
+    ta.merge(&tb).unwrap();
+    assert_eq!(ta, whole);
+    let stats = whole.summary();
+    for (seat, s) in stats.iter().enumerate() {
+        let pts: Vec<f64> = cols
+            .points
+            .iter()
+            .skip(seat)
+            .step_by(3)
+            .map(|&p| p as f64)
+            .collect();
+        let n = pts.len() as f64;
+        let mean = pts.iter().sum::<f64>() / n;
+        let var = pts.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        assert_eq!(s.rounds, 400);
+        assert!((s.mean - mean).abs() < 1e-12, "{} {mean}", s.mean);
+        assert!((s.stderr - (var / n).sqrt()).abs() < 1e-12);
+        assert!((s.ci_high - s.mean - 1.959_963_984_540_054 * s.stderr).abs() < 1e-12);
+        let rate = |f: &dyn Fn(usize) -> bool| {
+            (0..400).filter(|&r| f(r * 3 + seat)).count() as f64 / 400.0
+        };
+        assert_eq!(s.scoop_rate, rate(&|i| cols.scoops[i] > 0));
+        assert_eq!(s.sweep_rate, rate(&|i| cols.sweep[i]));
+        assert_eq!(s.foul_rate, rate(&|i| cols.status[i] == 1));
+    }
+    assert!(SeatTally::new(2).merge(&whole).is_err());
+    assert!(whole.add(&[1, 2], &[0], &[false, false], &[0, 0]).is_err());
+    // no rounds: zeros, not NaN
+    let empty = SeatTally::new(2).summary();
+    assert!(empty
+        .iter()
+        .all(|s| s.mean == 0.0 && s.stderr == 0.0 && s.rounds == 0));
+}
+
+#[test]
+fn settled_rounds_record_the_dealt_hand_of_a_surrender() {
+    use chinese_poker::sim::settle_rounds;
+    let rules = Rules::preset("pokerfever_western").unwrap();
+    assert!(rules.surrender.is_some());
+    let (hands, _) = deal_round(9, 0, 2);
+    let play = Setting::fouled(&Hand::new(hands[0]).unwrap(), rules.wheel).codes();
+    let settings: Vec<u8> = [play, [0; 13]].concat();
+    let dealt: Vec<u8> = hands[..2].concat();
+    let with = settle_rounds(&rules, 2, &settings, &[0, 2], &[255, 255], Some(&dealt)).unwrap();
+    assert_eq!(with.hand, dealt);
+    assert_eq!(
+        &with.setting[13..],
+        &hands[1],
+        "a surrender's setting is its hand"
+    );
+    let without = settle_rounds(&rules, 2, &settings, &[0, 2], &[255, 255], None).unwrap();
+    assert_eq!(&without.setting[13..], &[0; 13]);
+    assert_eq!(with.points, without.points);
+    let e = settle_rounds(&rules, 2, &settings, &[0, 3], &[255, 255], None).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("unknown decision code 3 (0 play, 1 declare, 2 surrender)"),
+        "{e}"
+    );
+}

@@ -174,3 +174,31 @@ pub fn extract_decisions(
     }
     Ok(out)
 }
+
+/// The Python decision (`Setting`, `Declare` or `Surrender`) of a result's columns: 13 codes
+/// front/middle/back (not read for a surrender), the decision code and the natural code. The
+/// inverse of `decision_codes`, through the core's readings of both codes.
+#[pyfunction]
+pub fn decision_of_codes<'py>(
+    py: Python<'py>,
+    codes: [u8; 13],
+    choice: u8,
+    natural: u8,
+) -> PyResult<Bound<'py, PyAny>> {
+    use chinese_poker::solve::Choice;
+    let choice = Choice::from_codes(choice, natural)
+        .map_err(|reason| Error::InvalidArgument {
+            name: "choice".into(),
+            reason,
+        })
+        .py()?;
+    let c = classes(py)?;
+    let setting = || -> PyResult<Bound<'py, PyAny>> {
+        super::results::py_setting(py, &Setting::from_codes(&codes).py()?)
+    };
+    match choice {
+        Choice::Play => setting(),
+        Choice::Declare(kind) => c.declare.bind(py).call1((kind.key(), setting()?)),
+        Choice::Surrender => c.surrender.bind(py).call0(),
+    }
+}

@@ -90,6 +90,8 @@ mod _core {
     #[pymodule_export]
     use super::cards::{display_order, parse_cards, PyCard, PyCardSet};
     #[pymodule_export]
+    use super::decision::decision_of_codes;
+    #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
     #[pymodule_export]
     use super::results::{
@@ -101,10 +103,11 @@ mod _core {
         PyRules,
     };
     #[pymodule_export]
-    use super::score::{find_naturals, settle};
+    use super::score::{find_naturals, fouled_setting, settle};
     #[pymodule_export]
     use super::sim::{
         deal, decide_seat, decision_codes, duel_chunk, duel_summary, settle_rounds, simulate_chunk,
+        PySeatTally,
     };
     #[pymodule_export]
     use super::solve::{

@@ -106,6 +106,20 @@ pub fn find_naturals<'py>(
     Ok(out)
 }
 
+/// A setting of the 13-card `hand` that is certainly fouled (`Setting::fouled` in the core):
+/// what a seat that did not act plays under a rule set whose timeout fouls it.
+#[pyfunction]
+#[pyo3(signature = (hand, wheel = "low"))]
+pub fn fouled_setting<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    wheel: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let hand = super::solve::extract_hand(hand)?;
+    let wheel = super::eval::parse_wheel(wheel)?;
+    py_setting(py, &chinese_poker::setting::Setting::fouled(&hand, wheel))
+}
+
 /// Seconds per call of the core's `settle` alone on these decisions (converted once), the
 /// median of 5 runs of `rounds` calls with the GIL released: the baseline `make bench` compares
 /// Python's `settle` with, in the same process. Not part of the public API.

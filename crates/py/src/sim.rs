@@ -9,9 +9,12 @@ use super::rules::PyRules;
 use super::solve::{PyObjective, PyTableEv};
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::error::Error;
-use chinese_poker::sim::{self, Policy, RoundColumns};
+use chinese_poker::sim::{self, Policy, RoundColumns, SeatTally};
 use chinese_poker::solve::Objective;
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -162,10 +165,11 @@ pub fn duel_chunk<'py>(
 }
 
 /// Settles rounds given as arrays: `settings` (R, P, 13) uint8 front/middle/back codes,
-/// `choices` and `naturals` (R, P) uint8. Returns the simulation columns (one row per round and
-/// seat).
+/// `choices` and `naturals` (R, P) uint8, and optionally the dealt `hands` (R, P, 13): the
+/// `hand` column, and a surrender's `setting`, as a simulation records them. Returns the
+/// simulation columns (one row per round and seat).
 #[pyfunction]
-#[pyo3(signature = (rules, settings, choices, naturals, threads = None))]
+#[pyo3(signature = (rules, settings, choices, naturals, threads = None, hands = None))]
 pub fn settle_rounds<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyRules>,
@@ -173,6 +177,7 @@ pub fn settle_rounds<'py>(
     choices: PyReadonlyArray2<'py, u8>,
     naturals: PyReadonlyArray2<'py, u8>,
     threads: Option<&Bound<'py, PyAny>>,
+    hands: Option<PyReadonlyArray3<'py, u8>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = super::threads_arg(threads)?;
     let shape = settings.shape().to_vec();
@@ -180,18 +185,30 @@ pub fn settle_rounds<'py>(
     if shape[2] != 13
         || choices.shape() != [rounds, players]
         || naturals.shape() != [rounds, players]
+        || hands.as_ref().is_some_and(|h| h.shape() != shape)
     {
         return Err(py_err(Error::InvalidShape {
             what: "settle_rounds".into(),
-            expected: "settings (R, P, 13), choices and naturals (R, P)".into(),
+            expected: format!(
+                "settings (R, P, 13), choices and naturals (R, P){}",
+                if hands.is_some() {
+                    ", hands as settings"
+                } else {
+                    ""
+                }
+            ),
             got: format!(
-                "settings {:?}, choices {:?}, naturals {:?}",
+                "settings {:?}, choices {:?}, naturals {:?}{}",
                 shape,
                 choices.shape(),
-                naturals.shape()
+                naturals.shape(),
+                hands
+                    .as_ref()
+                    .map_or(String::new(), |h| format!(", hands {:?}", h.shape()))
             ),
         }));
     }
+    let dealt = hands.map(|h| h.as_array().iter().copied().collect::<Vec<u8>>());
     // One copy each into owned buffers: the arrays stay Python's, and the work runs without the
     // GIL, where another thread could otherwise write to them.
     let s = settings.as_array().iter().copied().collect::<Vec<u8>>();
@@ -201,7 +218,7 @@ pub fn settle_rounds<'py>(
     let cols = py
         .detach(|| {
             chinese_poker::parallel::with_threads(threads, || {
-                sim::settle_rounds(r, players, &s, &c, &n)
+                sim::settle_rounds(r, players, &s, &c, &n, dealt.as_deref())
             })
         })
         .py()?;
@@ -291,4 +308,134 @@ pub fn decision_codes<'py>(
     // a list, not the `bytes` PyO3 makes of a `[u8; N]`: callers store it in numpy rows
     let codes = pyo3::types::PyList::new(decision.py(), codes)?;
     Ok((codes, choice.code(), choice.natural_code()))
+}
+
+/// One seat's sums in a pickle: points, squares, scoops, sweeps, fouls, naturals, surrenders.
+type SeatState = (i128, i128, u64, u64, u64, u64, u64);
+/// What pickle calls to rebuild a tally: the class, its `players` and `__setstate__`'s state.
+type TallyReduce<'py> = (Bound<'py, PyAny>, (usize,), (u64, Vec<SeatState>));
+
+/// Running per-seat sums of a run (`chinese_poker.simulate` adds each chunk's columns and
+/// merges ranges played elsewhere); `summary()` is every seat statistic, computed in the core.
+#[pyclass(name = "SeatTally", module = "chinese_poker._core")]
+pub struct PySeatTally(SeatTally);
+
+#[pymethods]
+impl PySeatTally {
+    #[new]
+    fn new(players: usize) -> Self {
+        PySeatTally(SeatTally::new(players))
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.0.players()
+    }
+    #[getter]
+    fn rounds(&self) -> u64 {
+        self.0.rounds
+    }
+    /// Adds rounds from the columns `points`, `scoops`, `sweep` and `status`.
+    fn add(
+        &mut self,
+        points: PyReadonlyArray1<'_, i64>,
+        scoops: PyReadonlyArray1<'_, u8>,
+        sweep: PyReadonlyArray1<'_, bool>,
+        status: PyReadonlyArray1<'_, u8>,
+    ) -> PyResult<()> {
+        let (p, sc, sw, st) = (
+            points.as_array(),
+            scoops.as_array(),
+            sweep.as_array(),
+            status.as_array(),
+        );
+        let slices = (p.as_slice(), sc.as_slice(), sw.as_slice(), st.as_slice());
+        match slices {
+            (Some(p), Some(sc), Some(sw), Some(st)) => self.0.add(p, sc, sw, st),
+            // a strided view: one copy
+            _ => self
+                .0
+                .add(&p.to_vec(), &sc.to_vec(), &sw.to_vec(), &st.to_vec()),
+        }
+        .py()
+    }
+    /// Adds the rounds of another tally of the same table size.
+    fn merge(&mut self, other: &Bound<'_, PySeatTally>) -> PyResult<()> {
+        let other = other.try_borrow()?.0.clone();
+        self.0.merge(&other).py()
+    }
+    /// Per seat, a dict of `rounds`, `mean`, `stderr` (ddof = 1), `ci_low`, `ci_high` (95%,
+    /// `INTERVAL_Z`) and the `scoop_rate`, `sweep_rate`, `foul_rate`, `natural_rate` and
+    /// `surrender_rate` per round.
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.0
+            .summary()
+            .into_iter()
+            .map(|s| {
+                let d = PyDict::new(py);
+                d.set_item("seat", s.seat)?;
+                d.set_item("rounds", s.rounds)?;
+                d.set_item("mean", s.mean)?;
+                d.set_item("stderr", s.stderr)?;
+                d.set_item("ci_low", s.ci_low)?;
+                d.set_item("ci_high", s.ci_high)?;
+                d.set_item("scoop_rate", s.scoop_rate)?;
+                d.set_item("sweep_rate", s.sweep_rate)?;
+                d.set_item("foul_rate", s.foul_rate)?;
+                d.set_item("natural_rate", s.natural_rate)?;
+                d.set_item("surrender_rate", s.surrender_rate)?;
+                Ok(d)
+            })
+            .collect()
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<TallyReduce<'py>> {
+        let t = &slf.borrow().0;
+        let seats = t
+            .seats
+            .iter()
+            .map(|s| {
+                (
+                    s.points,
+                    s.squares,
+                    s.scoops,
+                    s.sweeps,
+                    s.fouls,
+                    s.naturals,
+                    s.surrenders,
+                )
+            })
+            .collect();
+        Ok((slf.get_type().into_any(), (t.players(),), (t.rounds, seats)))
+    }
+    fn __setstate__(&mut self, state: (u64, Vec<SeatState>)) -> PyResult<()> {
+        let (rounds, seats) = state;
+        if seats.len() != self.0.players() {
+            return Err(py_err(Error::InvalidShape {
+                what: "SeatTally state".into(),
+                expected: format!("{} seats", self.0.players()),
+                got: format!("{} seats", seats.len()),
+            }));
+        }
+        self.0.rounds = rounds;
+        for (slot, (points, squares, scoops, sweeps, fouls, naturals, surrenders)) in
+            self.0.seats.iter_mut().zip(seats)
+        {
+            *slot = sim::summary::SeatSums {
+                points,
+                squares,
+                scoops,
+                sweeps,
+                fouls,
+                naturals,
+                surrenders,
+            };
+        }
+        Ok(())
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "SeatTally(players={}, rounds={})",
+            self.0.players(),
+            self.0.rounds
+        )
+    }
 }

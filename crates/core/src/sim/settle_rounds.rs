@@ -3,42 +3,57 @@
 //! points out, rounds settled in parallel.
 
 use super::policy::Decided;
-use super::run::{record_round, RoundColumns, NO_NATURAL};
+use super::run::{record_round, RoundColumns};
 use crate::card::validate_rows;
 use crate::error::{Error, Result};
-use crate::rules::{NaturalKind, Rules};
-use crate::solve::{Choice, BATCH_DECLARE, BATCH_PLAY, BATCH_SURRENDER};
+use crate::rules::Rules;
+use crate::solve::Choice;
 use rayon::prelude::*;
 
 /// Settles `rounds` rounds of `players` seats. `settings` holds `rounds × players × 13` codes
 /// (front, middle, back), `choices` one [`crate::solve::Choice::code`] per seat (0 play, 1
 /// declare, 2 surrender), `naturals` the declared natural's [`NaturalKind::ALL`] index per seat
-/// (read only where the choice is 1). Returns the same columns as a simulation (the `hand`
-/// column is the setting's cards sorted, zeros for a surrender). Errors name the round and the
-/// seat; nothing is returned unless every round settles.
+/// (read only where the choice is 1). `dealt`, where given (`rounds × players × 13` codes),
+/// is each seat's dealt hand: it is the `hand` column, and a surrender's `setting` as in a
+/// simulation; without it the `hand` column is the setting's cards sorted (zeros for a
+/// surrender). Returns the same columns as a simulation. Errors name the round and the seat;
+/// nothing is returned unless every round settles.
 pub fn settle_rounds(
     rules: &Rules,
     players: usize,
     settings: &[u8],
     choices: &[u8],
     naturals: &[u8],
+    dealt: Option<&[u8]>,
 ) -> Result<RoundColumns> {
     crate::solve::check_players(players)?;
     let rounds = settings.len() / (13 * players);
     if settings.len() != rounds * players * 13
         || choices.len() != rounds * players
         || naturals.len() != rounds * players
+        || dealt.is_some_and(|d| d.len() != settings.len())
     {
         return Err(Error::InvalidShape {
             what: "settle_rounds".into(),
-            expected: format!("settings (R, {players}, 13), choices and naturals (R, {players})"),
+            expected: format!(
+                "settings (R, {players}, 13), choices and naturals (R, {players}){}",
+                if dealt.is_some() {
+                    ", hands as settings"
+                } else {
+                    ""
+                }
+            ),
             got: format!(
-                "{} setting codes, {} choices, {} naturals",
+                "{} setting codes, {} choices, {} naturals{}",
                 settings.len(),
                 choices.len(),
-                naturals.len()
+                naturals.len(),
+                dealt.map_or(String::new(), |d| format!(", {} hand codes", d.len()))
             ),
         });
+    }
+    if let Some(d) = dealt {
+        validate_rows(d, 13, "hands")?;
     }
     let per_round = (0..rounds)
         .into_par_iter()
@@ -65,31 +80,15 @@ pub fn settle_rounds(
                         reason,
                     })
                 };
-                let choice = match choices[i] {
-                    BATCH_PLAY => Choice::Play,
-                    BATCH_DECLARE => {
-                        let k = naturals[i];
-                        let kind = NaturalKind::ALL.get(k as usize).copied().ok_or_else(|| {
-                            seat_err(if k == NO_NATURAL {
-                                "declares a natural but names none".into()
-                            } else {
-                                format!("unknown natural index {k}")
-                            })
-                        })?;
-                        Choice::Declare(kind)
-                    }
-                    BATCH_SURRENDER => Choice::Surrender,
-                    c => {
-                        return Err(seat_err(format!(
-                            "unknown decision code {c} (0 play, 1 declare, 2 surrender)"
-                        )))
-                    }
-                };
+                let choice = Choice::from_codes(choices[i], naturals[i]).map_err(seat_err)?;
                 let mut hand = [0u8; 13];
                 if choice != Choice::Surrender {
                     validate_rows(&codes, 13, "setting").map_err(|e| seat_err(e.to_string()))?;
                     hand = codes;
                     hand.sort_unstable();
+                }
+                if let Some(d) = dealt {
+                    hand = d[13 * i..13 * i + 13].try_into().expect("13");
                 }
                 decided.push(Decided {
                     choice,

@@ -450,6 +450,29 @@ impl Choice {
             _ => BATCH_NO_NATURAL,
         }
     }
+    /// The choice of a decision code and a natural code (read only for a declaration): the
+    /// inverse of [`Choice::code`] and [`Choice::natural_code`]. The error says which code is
+    /// wrong, for the caller to name the seat.
+    pub fn from_codes(choice: u8, natural: u8) -> std::result::Result<Choice, String> {
+        match choice {
+            BATCH_PLAY => Ok(Choice::Play),
+            BATCH_DECLARE => NaturalKind::ALL
+                .get(natural as usize)
+                .map(|&k| Choice::Declare(k))
+                .ok_or_else(|| {
+                    if natural == BATCH_NO_NATURAL {
+                        "declares a natural but names none".into()
+                    } else {
+                        format!("unknown natural index {natural}")
+                    }
+                }),
+            BATCH_SURRENDER => Ok(Choice::Surrender),
+            c => Err(format!(
+                "unknown decision code {c} ({BATCH_PLAY} play, {BATCH_DECLARE} declare, \
+                 {BATCH_SURRENDER} surrender)"
+            )),
+        }
+    }
 }
 
 /// The table objective's decision for one hand, as the batch path and self-play make it:
