@@ -4,11 +4,13 @@ settlement (against cp.settle), columnar output (numpy, Arrow, Parquet) and duel
 from __future__ import annotations
 
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import chinese_poker as cp
 import numpy as np
 import pytest
+from chinese_poker import _core
 from chinese_poker.exceptions import InvalidArgumentError, InvalidDecisionError
 from chinese_poker.simulate import COLUMNS
 
@@ -128,6 +130,51 @@ def test_summary_arrow_and_parquet(tmp_path: Path) -> None:
     assert [s.mean for s in streamed.summary()] == [s.mean for s in summary]
     with pytest.raises(InvalidArgumentError, match="streamed"):
         streamed.to_arrow()
+
+
+def test_seat_summary_is_numpy_on_the_columns(tmp_path: Path) -> None:
+    rules = "pokerfever_western"  # fouls pay, surrender allowed, naturals declared
+
+    def wild(hand: np.ndarray) -> object:
+        # surrenders, fouls and plays, so that every rate of the summary is exercised
+        k = int(hand.sum()) % 4
+        if k == 0:
+            return cp.Surrender()
+        if k == 1:
+            return _core.fouled_setting(hand, "low")
+        return cp.solve(hand, rules, 3).as_decision()
+
+    policies = [cp.TableEV(), wild, cp.Greedy()]
+    run = cp.simulate(1500, 3, rules, policies, seed=4, progress=False)
+    cols = run.columns
+    assert cols is not None
+    z = NormalDist().inv_cdf(0.975)
+    summary = run.summary()
+    for s in summary:
+        seat = slice(s.seat, None, 3)
+        x = cols["points"][seat].astype(np.float64)
+        mean, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
+        assert s.rounds == len(x) == 1500
+        assert s.mean == pytest.approx(mean, rel=1e-12, abs=1e-12)
+        assert s.stderr == pytest.approx(se, rel=1e-9)
+        assert s.ci_low == pytest.approx(mean - z * se, rel=1e-9, abs=1e-12)
+        assert s.ci_high == pytest.approx(mean + z * se, rel=1e-9, abs=1e-12)
+        assert s.scoop_rate == np.mean(cols["scoops"][seat] > 0)
+        assert s.sweep_rate == np.mean(cols["sweep"][seat])
+        status = cols["status"][seat]
+        assert s.foul_rate == np.mean(status == _core.STATUS_NAMES.index("fouled"))
+        assert s.natural_rate == np.mean(status == _core.STATUS_NAMES.index("natural"))
+        assert s.surrender_rate == np.mean(status == _core.STATUS_NAMES.index("surrendered"))
+    assert summary[1].foul_rate > 0.1 and summary[1].surrender_rate > 0.1
+    assert summary[0].natural_rate > 0
+    # a surrender's row holds the hand as dealt, as in a run of built-in policies
+    surrendered = cols["choice"] == _core.CHOICE_NAMES.index("surrender")
+    assert surrendered.any()
+    assert np.array_equal(cols["setting"][surrendered], cols["hand"][surrendered])
+    assert np.array_equal(cols["hand"], cp.deal(1500, 3, 4).reshape(-1, 13))
+    # streamed in chunks without its rows, the summary is the same
+    streamed = cp.simulate(1500, 3, rules, policies, seed=4, progress=False, out=tmp_path / "s.pq")
+    assert streamed.summary() == summary
 
 
 def test_interrupt_returns_the_rounds_done() -> None:

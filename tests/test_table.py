@@ -9,8 +9,8 @@ from typing import Any
 import chinese_poker as cp
 import numpy as np
 import pytest
+from chinese_poker import _core
 from chinese_poker.exceptions import InvalidArgumentError, InvalidDecisionError
-from chinese_poker.table import _fouled_setting
 
 
 def test_a_round_by_hand_and_by_policy() -> None:
@@ -66,7 +66,7 @@ def test_dealer_rotates_and_bankroll_cap_keeps_everyone_solvent() -> None:
 def test_the_timeout_foul_setting_always_fouls() -> None:
     hands = cp.deal(2000, 4, seed=1).reshape(-1, 13)
     for hand in hands[:2000]:
-        s = _fouled_setting(hand, "low")
+        s = _core.fouled_setting(hand, "low")
         assert s.is_foul("low")
         assert sorted(c.code for r in s.rows() for c in r) == sorted(int(c) for c in hand)
 
@@ -113,7 +113,7 @@ def test_bad_setup(kwargs: dict[str, Any]) -> None:
 
 def test_fouled_setting_is_deterministic() -> None:
     hand = np.array(cp.deal(1, 2, 5)[0][0])
-    assert str(_fouled_setting(hand, "low")) == str(_fouled_setting(hand, "low"))
+    assert str(_core.fouled_setting(hand, "low")) == str(_core.fouled_setting(hand, "low"))
 
 
 def test_a_timeout_foul_under_a_rule_set_that_refuses_fouls_names_the_seat() -> None:

@@ -1,8 +1,9 @@
 """The chunk runner of self-play: rounds played in chunks sized to take about a quarter second
 (so progress and Ctrl-C are seen promptly), each chunk's columns from the core (or, for seats
-played by a Python callable, decided here and settled by the core), per-seat running sums, and
-the rows streamed to Parquet in row groups. :func:`~chinese_poker.simulate` plays one range of
-rounds locally or many as Ray tasks (``_ray_backend``), both through :func:`_play_range`.
+played by a Python callable, decided here and settled by the core), the core's per-seat
+running sums (``_core.SeatTally``), and the rows streamed to Parquet in row groups.
+:func:`~chinese_poker.simulate` plays one range of rounds locally or many as Ray tasks
+(``_ray_backend``), both through :func:`_play_range`.
 """
 
 from __future__ import annotations
@@ -42,47 +43,6 @@ COLUMNS = (
 """The result columns, one row per round and seat (see :class:`Simulation`)."""
 
 NO_NATURAL = _core.NO_NATURAL
-# the `status` and `choice` columns' codes
-_FOULED, _NATURAL, _SURRENDERED = map(
-    _core.STATUS_NAMES.index, ("fouled", "natural", "surrendered")
-)
-_SURRENDER = _core.CHOICE_NAMES.index("surrender")
-
-
-class _Tally:
-    """Running per-seat sums, so a streamed run can be summarised without its rows."""
-
-    def __init__(self, players: int) -> None:
-        self.players = players
-        self.n = 0
-        z = np.zeros(players)
-        self.sum, self.sq = z.copy(), z.copy()
-        self.scoops, self.sweeps = z.copy(), z.copy()
-        self.fouls, self.naturals, self.surrenders = z.copy(), z.copy(), z.copy()
-
-    def add(self, cols: Mapping[str, npt.NDArray[Any]]) -> None:
-        p = self.players
-
-        def per_seat(a: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
-            out: npt.NDArray[np.float64] = (
-                np.asarray(a, dtype=np.float64).reshape(-1, p).sum(axis=0)
-            )
-            return out
-
-        pts = np.asarray(cols["points"], dtype=np.float64)
-        self.n += len(pts) // p
-        self.sum += per_seat(pts)
-        self.sq += per_seat(pts * pts)
-        self.scoops += per_seat(cols["scoops"] > 0)
-        self.sweeps += per_seat(cols["sweep"])
-        self.fouls += per_seat(cols["status"] == _FOULED)
-        self.naturals += per_seat(cols["status"] == _NATURAL)
-        self.surrenders += per_seat(cols["status"] == _SURRENDERED)
-
-    def merge(self, other: _Tally) -> None:
-        self.n += other.n
-        for name in ("sum", "sq", "scoops", "sweeps", "fouls", "naturals", "surrenders"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 def _arrow_table(cols: Mapping[str, npt.NDArray[Any]]) -> pa.Table:
@@ -161,13 +121,11 @@ def _chunk_columns(
         for r in range(count):
             codes, choice, natural = _core.decision_codes(fn(hands[r, seat]), seat)
             settings[r, seat], choices[r, seat], naturals[r, seat] = codes, choice, natural
-    cols = dict(_core.settle_rounds(compiled, settings, choices, naturals, threads))
-    # the dealt hands and round numbers, which array settlement cannot know
-    cols["hand"] = hands.reshape(-1, 13)
+    # the core records the dealt hands (and a surrender's setting) as a simulation does
+    cols = dict(_core.settle_rounds(compiled, settings, choices, naturals, threads, hands))
+    # the round numbers and the policies' estimates, which array settlement cannot know
     cols["round"] = np.repeat(np.arange(first, first + count, dtype=np.uint64), players)
     cols["value"] = values.reshape(-1)
-    surrendered = cols["choice"] == _SURRENDER
-    cols["setting"][surrendered] = cols["hand"][surrendered]
     return cols
 
 
@@ -183,7 +141,7 @@ class _Range:
 
     first: int
     columns: dict[str, npt.NDArray[Any]] | None
-    tally: _Tally
+    tally: _core.SeatTally
     done: int
     interrupted: bool
 
@@ -210,7 +168,7 @@ def _play_range(
     """Plays rounds ``first..first + count`` in chunks: rows kept, or streamed to ``path``."""
     players = len(pols)
     specs = [_spec(p, rs, players, s) for s, p in enumerate(pols)]
-    tally = _Tally(players)
+    tally = _core.SeatTally(players)
     parts: list[dict[str, npt.NDArray[Any]]] = []
     pending = 0  # rows in `parts` not yet written (streaming)
     writer: Any = None
@@ -232,7 +190,7 @@ def _play_range(
     try:
         for offset, size in _chunks(count):
             cols = _chunk_columns(rs, specs, pols, seed, first + offset, size, threads)
-            tally.add(cols)
+            tally.add(cols["points"], cols["scoops"], cols["sweep"], cols["status"])
             parts.append(cols)
             if path is not None:
                 pending += len(cols["points"])

@@ -27,11 +27,10 @@ from ._core import Card, CardSet, HandRank, Matchup, Payment, PlayerResult, RowR
 from .display import html, text
 from .exceptions import (
     InvalidArgumentError,
-    InvalidCardError,
     InvalidDecisionError,
     InvalidShapeError,
 )
-from .rules import NATURALS, NaturalName, RowName, RuleSet, Wheel
+from .rules import NATURALS, NaturalName, RuleSet, Wheel
 
 __all__ = [
     "DecisionLike",
@@ -53,34 +52,6 @@ __all__ = [
 RowLike: TypeAlias = str | Iterable[Card | str | int] | CardSet
 Status = Literal["played", "fouled", "natural", "surrendered"]
 MatchupKind = Literal["rows", "foul", "both fouled", "natural", "surrender"]
-_ROWS: tuple[RowName, RowName, RowName] = ("front", "middle", "back")
-_SIZES = (3, 5, 5)
-
-
-def _row_cards(cards: RowLike) -> tuple[Card, ...]:
-    # Keeps the order the cards were given in (a CardSet would sort them).
-    if isinstance(cards, str):
-        return tuple(_core.parse_cards(cards))
-    if isinstance(cards, CardSet):
-        return tuple(cards.cards())
-    out: list[Card] = []
-    for position, c in enumerate(cards, 1):
-        if isinstance(c, Card):
-            out.append(c)
-        elif isinstance(c, str):
-            out.append(Card.parse(c))
-        elif isinstance(c, int) and not isinstance(c, bool):
-            if not 0 <= c < 52:
-                raise InvalidCardError(
-                    f"invalid card '{c}' at position {position}: card codes are 0..=51"
-                )
-            out.append(Card(c))
-        else:
-            raise InvalidCardError(
-                f"invalid card at position {position}: expected Card, str or int, "
-                f"got {type(c).__name__}"
-            )
-    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,20 +66,8 @@ class Setting:
     back: tuple[Card, ...]
 
     def __init__(self, front: RowLike, middle: RowLike, back: RowLike) -> None:
-        rows: list[tuple[Card, ...]] = []
-        for name, size, cards in zip(_ROWS, _SIZES, (front, middle, back), strict=True):
-            try:
-                parsed = _row_cards(cards)
-            except (ValueError, TypeError) as e:
-                raise type(e)(f"{name} row: {e}") from None
-            if len(parsed) != size:
-                raise InvalidShapeError(
-                    f"{name} row: expected {size} cards, "
-                    f"got {len(parsed)} card{'s' * (len(parsed) != 1)}"
-                )
-            rows.append(parsed)
-        # Duplicates across rows (the core names the two positions among the 13 cards).
-        CardSet([c for r in rows for c in r])
+        # read and checked by the core's card reader (errors name the row)
+        rows = _core.setting_rows(front, middle, back)
         object.__setattr__(self, "front", rows[0])
         object.__setattr__(self, "middle", rows[1])
         object.__setattr__(self, "back", rows[2])
@@ -161,9 +120,8 @@ class Setting:
         )
 
     def is_foul(self, wheel: Wheel = "low") -> bool:
-        """Breaks back ≥ middle ≥ front."""
-        f, m, b = self.ranks(wheel)
-        return f > m or m > b
+        """Breaks back ≥ middle ≥ front (the core's foul test)."""
+        return _core.is_foul(self, wheel)
 
     def to_text(self) -> str:
         """``"Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"``: the cards in the order they were
@@ -177,7 +135,7 @@ class Setting:
         return {
             "decision": "play",
             "setting": self.to_text(),
-            "codes": [c.code for r in self.rows() for c in r],
+            "codes": _core.decision_codes(self, 0)[0],
         }
 
     def __str__(self) -> str:

@@ -17,7 +17,6 @@ streaming in ``_runner``, duels in :mod:`chinese_poker.duels`.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -37,7 +36,6 @@ from ._runner import (
     _joined,
     _play_range,
     _Progress,
-    _Tally,
 )
 from .display import html, simulation_repr, text
 
@@ -109,31 +107,9 @@ class SeatSummary:
         return html(self)
 
 
-def _summaries(tally: _Tally, names: Sequence[str]) -> tuple[SeatSummary, ...]:
-    """Each seat's summary from a run's running sums."""
-    out = []
-    n = max(tally.n, 1)
-    for s in range(tally.players):
-        mean = float(tally.sum[s] / n)
-        var = max(float(tally.sq[s] / n) - mean * mean, 0.0) * n / max(n - 1, 1)
-        se = math.sqrt(var / n)
-        out.append(
-            SeatSummary(
-                seat=s,
-                policy=names[s],
-                rounds=tally.n,
-                mean=mean,
-                stderr=se,
-                ci_low=mean - _core.INTERVAL_Z * se,
-                ci_high=mean + _core.INTERVAL_Z * se,
-                scoop_rate=float(tally.scoops[s] / n),
-                sweep_rate=float(tally.sweeps[s] / n),
-                foul_rate=float(tally.fouls[s] / n),
-                natural_rate=float(tally.naturals[s] / n),
-                surrender_rate=float(tally.surrenders[s] / n),
-            )
-        )
-    return tuple(out)
+def _summaries(tally: _core.SeatTally, names: Sequence[str]) -> tuple[SeatSummary, ...]:
+    """Each seat's summary: every figure computed by the core from the run's running sums."""
+    return tuple(SeatSummary(policy=names[s["seat"]], **s) for s in tally.summary())
 
 
 @dataclass
@@ -162,7 +138,7 @@ class Simulation:
     seconds: float
     columns: dict[str, npt.NDArray[Any]] | None
     parquet: Path | None = None
-    _tally: _Tally = field(repr=False, default_factory=lambda: _Tally(2))
+    _tally: _core.SeatTally = field(repr=False, default_factory=lambda: _core.SeatTally(2))
 
     def summary(self) -> tuple[SeatSummary, ...]:
         """Per seat: mean points per round with a 95% interval and the event rates."""
@@ -267,7 +243,7 @@ def simulate(
             cut = False
     finally:
         bar.close()
-    tally = _Tally(players)
+    tally = _core.SeatTally(players)
     for r in ranges:
         tally.merge(r.tally)
     kept = [r.columns for r in ranges if r.columns is not None and r.done]

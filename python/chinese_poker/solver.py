@@ -310,10 +310,6 @@ class MonteCarlo:
 Objective: TypeAlias = TableEV | RowValues | BestResponse | MonteCarlo
 
 
-_CARDS = tuple(_core.Card(c) for c in range(52))
-_DECLARE, _SURRENDER = map(_core.CHOICE_NAMES.index, ("declare", "surrender"))
-
-
 # -- solving ---------------------------------------------------------------------------------
 
 
@@ -500,18 +496,9 @@ class BatchSolution:
         n = len(self.decisions)
         if isinstance(i, bool) or not isinstance(i, int | np.integer) or not -n <= i < n:
             raise InvalidArgumentError(f"i: expected a hand index from {-n} to {n - 1}, got {i!r}")
-        codes = self.settings[i]
-        setting = Setting._trusted(
-            tuple(_CARDS[c] for c in codes[:3]),
-            tuple(_CARDS[c] for c in codes[3:8]),
-            tuple(_CARDS[c] for c in codes[8:]),
+        return _core.decision_of_codes(
+            self.settings[i].tolist(), int(self.decisions[i]), int(self.naturals[i])
         )
-        choice = int(self.decisions[i])
-        if choice == _SURRENDER:
-            return Surrender()
-        if choice == _DECLARE:
-            return Declare(self.NATURAL_NAMES[int(self.naturals[i])], setting)
-        return setting
 
     def decisions_list(self) -> list[Setting | Declare | Surrender]:
         """Every hand's decision, in order."""

@@ -31,17 +31,11 @@ from ._core import Card
 from .display import html, round_repr, table_repr, text
 from .exceptions import InvalidArgumentError, InvalidDecisionError
 from .policies import PolicyLike, _spec
-from .rules import NATURALS, RuleSet, _rule_set
+from .rules import RuleSet, _rule_set
 from .scoring import DecisionLike, Declare, Setting, Settlement, Surrender, settle
 from .solver import TableEV
 
 __all__ = ["RoundRecord", "Table"]
-
-_DECLARE, _SURRENDER = map(_core.CHOICE_NAMES.index, ("declare", "surrender"))
-
-
-def _codes(d: Setting) -> list[int]:
-    return [c.code for row in d.rows() for c in row]
 
 
 def _as_decision(seat: int, d: object) -> Setting | Declare | Surrender:
@@ -53,30 +47,6 @@ def _as_decision(seat: int, d: object) -> Setting | Declare | Surrender:
         f"player {seat}: expected a Setting, Declare, Surrender or (front, middle, back), "
         f"got {type(d).__name__}"
     )
-
-
-def _fouled_setting(hand: npt.NDArray[np.uint8], wheel: str) -> Setting:
-    """A setting of ``hand`` that is certainly fouled: the best five cards in the middle and a
-    strictly weaker five of the other eight in the back. (The eight always hold a weaker five:
-    their 56 fives cannot all share the best five's ranks.)"""
-    codes = [int(c) for c in hand]
-    fives = np.array(_fives(codes), dtype=np.uint8)
-    raws = np.asarray(_core.evaluate_batch(fives, wheel))
-    middle = [int(c) for c in fives[int(np.argmax(raws))]]
-    rest = [c for c in codes if c not in middle]
-    rest_fives = np.array(_fives(rest), dtype=np.uint8)
-    back = [
-        int(c)
-        for c in rest_fives[int(np.argmin(np.asarray(_core.evaluate_batch(rest_fives, wheel))))]
-    ]
-    front = [c for c in rest if c not in back]
-    return Setting(front, middle, back)
-
-
-def _fives(codes: Sequence[int]) -> list[list[int]]:
-    from itertools import combinations
-
-    return [list(c) for c in combinations(codes, 5)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +181,8 @@ class Table:
         if not isinstance(d, Surrender):
             setting = d.setting if isinstance(d, Declare) else d
             assert self._hands is not None
-            if sorted(_codes(setting)) != sorted(int(c) for c in self._hands[s]):
+            codes, _, _ = _core.decision_codes(setting, s)
+            if sorted(codes) != sorted(int(c) for c in self._hands[s]):
                 raise InvalidDecisionError(
                     f"player {s}: the setting is not the cards dealt to seat {s}"
                 )
@@ -225,13 +196,7 @@ class Table:
         codes, choice, natural, _ = _core.decide_seat(
             self.rules.compiled, self.players, spec, self.seed, self.round, 1, seat
         )
-        c = [int(x) for x in codes[0]]
-        setting = Setting(c[:3], c[3:8], c[8:])
-        if choice[0] == _SURRENDER:
-            return Surrender()
-        if choice[0] == _DECLARE:
-            return Declare(NATURALS[int(natural[0])], setting)
-        return setting
+        return _core.decision_of_codes(codes[0].tolist(), int(choice[0]), int(natural[0]))
 
     def ask(self, seat: int) -> Setting | Declare | Surrender:
         """Sets a seat with its policy, records and returns the decision."""
@@ -255,7 +220,7 @@ class Table:
                 if self.rules.timeout == "auto":
                     d = self._policy_decision(s, TableEV())
                 else:
-                    d = _fouled_setting(self._hands[s], self.rules.wheel)
+                    d = _core.fouled_setting(self._hands[s], self.rules.wheel)
             decisions.append(d)
         result = settle(decisions, self.rules, self.bankrolls, self.dealer)
         if self.bankrolls is not None:

@@ -8,7 +8,7 @@
 //! `(front, middle, back)` tuple or list is a play. Every error names the player (0-based seat)
 //! and, for card problems, the row.
 
-use super::cards::extract_cards;
+use super::cards::{extract_cards, PyCard};
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::card::Card;
 use chinese_poker::error::Error;
@@ -47,19 +47,65 @@ fn with_context(py: Python<'_>, err: PyErr, context: &str) -> PyErr {
     PyErr::from_type(err.get_type(py), message)
 }
 
+/// The setting of three row-like objects, read by the one card reader; errors name the row,
+/// and the seat where there is one.
 fn setting_from_rows(
     py: Python<'_>,
-    player: usize,
+    player: Option<usize>,
     rows: [Bound<'_, PyAny>; 3],
 ) -> PyResult<Setting> {
+    let seat = |what: String| match player {
+        Some(p) if what.is_empty() => format!("player {p}"),
+        Some(p) => format!("player {p}, {what}"),
+        None => what,
+    };
     let mut cards: [Vec<Card>; 3] = Default::default();
     for ((slot, row), obj) in cards.iter_mut().zip(Row::ALL).zip(rows) {
         *slot = extract_cards(&obj)
-            .map_err(|e| with_context(py, e, &format!("player {player}, {} row", row.name())))?;
+            .map_err(|e| with_context(py, e, &seat(format!("{} row", row.name()))))?;
     }
-    Setting::new(&cards[0], &cards[1], &cards[2])
-        .map_err(py_err)
-        .map_err(|e| with_context(py, e, &format!("player {player}")))
+    let setting = Setting::new(&cards[0], &cards[1], &cards[2]).map_err(py_err);
+    match player {
+        Some(_) => setting.map_err(|e| with_context(py, e, &seat(String::new()))),
+        None => setting,
+    }
+}
+
+/// A `Setting`'s rows from row-like input (a card string, cards or codes, a `CardSet`): each
+/// row read by the one card reader and checked for size, and the 13 cards for repeats; errors
+/// name the row. Fouls are not judged here.
+#[pyfunction]
+pub fn setting_rows<'py>(
+    py: Python<'py>,
+    front: Bound<'py, PyAny>,
+    middle: Bound<'py, PyAny>,
+    back: Bound<'py, PyAny>,
+) -> PyResult<(
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+)> {
+    let s = setting_from_rows(py, None, [front, middle, back])?;
+    let row = |cards: &[Card]| PyTuple::new(py, cards.iter().map(|&c| PyCard(c)));
+    Ok((row(&s.front)?, row(&s.middle)?, row(&s.back)?))
+}
+
+/// Whether a `Setting` (or `(front, middle, back)`) breaks back ≥ middle ≥ front under the
+/// wheel: the core's foul test.
+#[pyfunction]
+#[pyo3(signature = (setting, wheel = "low"))]
+pub fn is_foul(setting: &Bound<'_, PyAny>, wheel: &str) -> PyResult<bool> {
+    let wheel = super::eval::parse_wheel(wheel)?;
+    let s = match extract_decision(0, setting)? {
+        Decision::Play(s) | Decision::Declare { setting: s, .. } => s,
+        Decision::Surrender => {
+            return Err(py_err(Error::InvalidDecision {
+                player: 0,
+                reason: "a surrender has no rows to foul".into(),
+            }))
+        }
+    };
+    Ok(s.is_foul(wheel))
 }
 
 fn setting_attrs(py: Python<'_>, player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Setting> {
@@ -68,7 +114,7 @@ fn setting_attrs(py: Python<'_>, player: usize, obj: &Bound<'_, PyAny>) -> PyRes
         obj.getattr("middle")?,
         obj.getattr("back")?,
     ];
-    setting_from_rows(py, player, rows)
+    setting_from_rows(py, Some(player), rows)
 }
 
 /// Seat `player`'s decision: a `Setting`, `Declare`, `Surrender` or `(front, middle, back)`.
@@ -112,7 +158,7 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
     };
     match rows {
         Some(rows) => match <[Bound<'_, PyAny>; 3]>::try_from(rows) {
-            Ok(rows) => Ok(Decision::Play(setting_from_rows(py, player, rows)?)),
+            Ok(rows) => Ok(Decision::Play(setting_from_rows(py, Some(player), rows)?)),
             Err(rows) => Err(py_err(Error::InvalidShape {
                 what: format!("player {player}"),
                 expected: "3 rows (front, middle, back)".into(),

@@ -90,7 +90,7 @@ mod _core {
     #[pymodule_export]
     use super::cards::{display_order, parse_cards, PyCard, PyCardSet};
     #[pymodule_export]
-    use super::decision::decision_of_codes;
+    use super::decision::{decision_of_codes, is_foul, setting_rows};
     #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
     #[pymodule_export]

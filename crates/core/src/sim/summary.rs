@@ -4,7 +4,7 @@
 //! played in ranges on several workers and merged) is summarised without keeping its rows,
 //! and the order of the chunks never changes a figure.
 
-use super::duel::Z95 as INTERVAL_Z;
+use super::duel::INTERVAL_Z;
 use super::run::{status_code, RoundColumns};
 use crate::error::{Error, Result};
 use crate::score::Status;
