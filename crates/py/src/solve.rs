@@ -427,13 +427,15 @@ pub fn monte_carlo_opponents<'py>(
     let (policy, h) = (Policy::TableEv(te), h.codes());
     let opps = with_scratch(|s| sample_opponents(&r, players, &policy, h, seed, index, s));
     let out = PyList::empty(py);
+    // lists of ints, not the `bytes` PyO3 makes of a `Vec<u8>`: a `Setting` reads them as codes
+    let list = |codes: [u8; 13]| PyList::new(py, codes);
     for o in opps {
         match o {
-            Opponent::Played { codes, .. } => out.append(("play", codes.to_vec()))?,
+            Opponent::Played { codes, .. } => out.append(("play", list(codes)?))?,
             Opponent::Natural { kind, codes, .. } => {
-                out.append(("declare", kind.key(), codes.to_vec()))?
+                out.append(("declare", kind.key(), list(codes)?))?
             }
-            Opponent::Surrendered { codes } => out.append(("surrender", codes.to_vec()))?,
+            Opponent::Surrendered { codes } => out.append(("surrender", list(codes)?))?,
         }
     }
     Ok(out)
