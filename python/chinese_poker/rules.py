@@ -321,15 +321,15 @@ class Scoop:
 
     @classmethod
     def none(cls) -> Scoop:
-        return cls(CHOICES["scoop.kind"][0], 0)
+        return cls("none", 0)
 
     @classmethod
     def multiply(cls, factor: int) -> Scoop:
-        return cls(CHOICES["scoop.kind"][1], factor)
+        return cls("multiply", factor)
 
     @classmethod
     def add(cls, units: int) -> Scoop:
-        return cls(CHOICES["scoop.kind"][2], units)
+        return cls("add", units)
 
     def to_dict(self) -> dict[str, Any]:
         return _part_fields(self)
@@ -388,15 +388,15 @@ class Foul:
 
     @classmethod
     def as_scooped(cls) -> Foul:
-        return cls(CHOICES["foul.kind"][0], 0)
+        return cls("as_scooped", 0)
 
     @classmethod
     def flat_plus_bonus(cls, units: int) -> Foul:
-        return cls(CHOICES["foul.kind"][1], units)
+        return cls("flat_plus_bonus", units)
 
     @classmethod
     def reject(cls) -> Foul:
-        return cls(CHOICES["foul.kind"][2], 0)
+        return cls("reject", 0)
 
     def to_dict(self) -> dict[str, Any]:
         return _part_fields(self)

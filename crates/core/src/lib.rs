@@ -5,6 +5,7 @@ pub mod card;
 pub mod error;
 pub mod eval;
 pub mod hand;
+pub mod named;
 pub mod naturals;
 pub mod parallel;
 pub mod presets;

@@ -2,9 +2,14 @@
 //! every bound is refused at construction naming the field path, and no valid rule set can
 //! make a matchup overflow.
 
+use chinese_poker::named::Named;
 use chinese_poker::presets::{PRESETS, PRESET_NAMES};
-use chinese_poker::rules::schema::{choices, RULE_FIELDS};
-use chinese_poker::rules::{Rules, Scoop, MAX_MATCHUP_UNITS, MAX_MULTIPLIER, MAX_UNITS};
+use chinese_poker::rules::schema::{choices, FoulKind, ScoopKind, RULE_FIELDS};
+use chinese_poker::rules::{
+    BonusMode, Declaration, Row, Rules, Scoop, Timeout, MAX_MATCHUP_UNITS, MAX_MULTIPLIER,
+    MAX_UNITS,
+};
+use chinese_poker::score::{MatchupKind, Status};
 use chinese_poker::{Category, Error, NaturalKind, Wheel};
 use serde_json::{json, Value};
 
@@ -40,19 +45,42 @@ fn defaults_and_presets_round_trip() {
     assert_eq!(PRESET_NAMES.len(), PRESETS.len());
 }
 
+/// Every value's data id reads back as that value, and no two values share an id or a label.
+fn round_trips<T: Named + PartialEq + std::fmt::Debug>() {
+    for &v in T::VALUES {
+        assert_eq!(T::from_name(v.name()), Some(v));
+    }
+    assert_eq!(T::from_name("no such name"), None);
+    for names in [T::names(), T::labels()] {
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+    }
+}
+
 #[test]
 fn names_come_from_one_place() {
-    for c in Category::ALL {
-        assert_eq!(Category::from_key(c.key()), Some(c));
-    }
-    for w in Wheel::ALL {
-        assert_eq!(Wheel::from_name(w.name()), Some(w));
-    }
-    for k in NaturalKind::ALL {
-        assert_eq!(NaturalKind::from_key(k.key()).unwrap(), k);
-    }
+    round_trips::<Category>();
+    round_trips::<Wheel>();
+    round_trips::<NaturalKind>();
+    round_trips::<Row>();
+    round_trips::<BonusMode>();
+    round_trips::<Declaration>();
+    round_trips::<Timeout>();
+    round_trips::<ScoopKind>();
+    round_trips::<FoulKind>();
+    round_trips::<Status>();
+    round_trips::<MatchupKind>();
+    // name() is the data id, label() the words
+    assert_eq!(Category::FullHouse.name(), "full_house");
+    assert_eq!(Category::FullHouse.label(), "full house");
+    assert_eq!(Category::Trips.label(), "three of a kind");
+    assert_eq!(Row::Front.label(), "front");
     let fields: Vec<&str> = choices().iter().map(|(f, _)| *f).collect();
     assert!(fields.contains(&"scoop.kind") && fields.contains(&"timeout"));
+    let scoop = &choices()[fields.iter().position(|f| *f == "scoop.kind").unwrap()].1;
+    assert_eq!(scoop, &ScoopKind::names());
 }
 
 #[test]

@@ -137,8 +137,8 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
             })
             .py()?;
         let key = key.to_str()?;
-        let natural = NaturalKind::from_key(key)
-            .map_err(|_| Error::InvalidDecision {
+        let natural = NaturalKind::from_name(key)
+            .ok_or_else(|| Error::InvalidDecision {
                 player,
                 reason: format!("unknown natural {key:?}"),
             })
@@ -244,7 +244,7 @@ pub fn decision_of_codes<'py>(
     };
     match choice {
         Choice::Play => setting(),
-        Choice::Declare(kind) => c.declare.bind(py).call1((kind.key(), setting()?)),
+        Choice::Declare(kind) => c.declare.bind(py).call1((kind.name(), setting()?)),
         Choice::Surrender => c.surrender.bind(py).call0(),
     }
 }

@@ -124,7 +124,7 @@ fn parse_ranks(f: &Fields<'_, '_>, raws: [u32; 3]) -> PyResult<[HandRank; 3]> {
 }
 
 fn parse_natural(f: &Fields<'_, '_>, key: &str) -> PyResult<NaturalKind> {
-    NaturalKind::from_key(key).map_err(|_| f.bad(format!("natural {key:?}")))
+    NaturalKind::from_name(key).ok_or_else(|| f.bad(format!("natural {key:?}")))
 }
 
 fn to_py_reduce<'py>(
@@ -555,7 +555,7 @@ impl PyPlayerResult {
         d.set_item("status", p.status.name())?;
         d.set_item("setting", p.setting.map(|s| s.to_string()))?;
         d.set_item("ranks", p.ranks.map(|r| r.map(|h| h.raw()).to_vec()))?;
-        d.set_item("natural", p.natural.map(|(k, _)| k.key()))?;
+        d.set_item("natural", p.natural.map(|(k, _)| k.name()))?;
         d.set_item("natural_value", p.natural.map(|(_, v)| v))?;
         d.set_item("auto_declared", p.auto_declared)?;
         d.set_item("foul_reason", p.foul_reason.clone())?;
@@ -630,7 +630,7 @@ impl PyPlayerResult {
     /// The natural paid to this player.
     #[getter]
     fn natural(&self) -> Option<&'static str> {
-        self.p.natural.map(|(k, _)| k.key())
+        self.p.natural.map(|(k, _)| k.name())
     }
     /// What each opponent pays for the natural.
     #[getter]
@@ -1086,7 +1086,7 @@ impl PySolution {
         d.set_item("play_value", self.play_value)?;
         d.set_item(
             "natural_held",
-            self.natural_held.map(|(k, u, v)| (k.key(), u, v)),
+            self.natural_held.map(|(k, u, v)| (k.name(), u, v)),
         )?;
         d.set_item("surrender_value", self.surrender_value)?;
         let alts = PyList::empty(py);
@@ -1170,7 +1170,7 @@ impl PySolution {
     #[getter]
     fn natural(&self) -> Option<&'static str> {
         match self.choice {
-            Choice::Declare(k) => Some(k.key()),
+            Choice::Declare(k) => Some(k.name()),
             _ => None,
         }
     }
@@ -1206,7 +1206,7 @@ impl PySolution {
     /// The natural the hand holds: (name, what each opponent pays, its value), or `None`.
     #[getter]
     fn natural_held(&self) -> Option<(&'static str, u32, f64)> {
-        self.natural_held.map(|(k, u, v)| (k.key(), u, v))
+        self.natural_held.map(|(k, u, v)| (k.name(), u, v))
     }
     /// Value of surrendering, where the rule set allows it.
     #[getter]
@@ -1247,7 +1247,7 @@ impl PySolution {
         let c = classes(py)?;
         match self.choice {
             Choice::Play => self.setting(py),
-            Choice::Declare(k) => c.declare.bind(py).call1((k.key(), self.setting(py)?)),
+            Choice::Declare(k) => c.declare.bind(py).call1((k.name(), self.setting(py)?)),
             Choice::Surrender => c.surrender.bind(py).call0(),
         }
     }
@@ -1295,7 +1295,7 @@ impl PySolution {
         match (self.choice, self.natural_held, self.surrender_value) {
             (Choice::Declare(_), Some((kind, units, v)), _) => lines.push(format!(
                 "Declare {}: {units} from each opponent, {} (the best play is worth {}).",
-                kind.key().replace('_', " "),
+                kind.label(),
                 fmt(v, None),
                 fmt(self.play_value, None)
             )),
@@ -1316,7 +1316,7 @@ impl PySolution {
         if let (Choice::Play, Some((kind, _, v))) = (self.choice, self.natural_held) {
             lines.push(format!(
                 "Holds {} ({}) but playing is worth more.",
-                kind.key().replace('_', " "),
+                kind.label(),
                 fmt(v, None)
             ));
         }
@@ -1346,7 +1346,7 @@ impl PySolution {
     }
     fn __repr__(&self) -> String {
         let what = match self.choice {
-            Choice::Declare(k) => format!("declare {}", k.key()),
+            Choice::Declare(k) => format!("declare {}", k.name()),
             _ => self.decision_name().to_string(),
         };
         format!(

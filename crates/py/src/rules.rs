@@ -57,7 +57,7 @@ impl PyRules {
         self.0
             .naturals
             .iter()
-            .map(|n| (n.kind.key(), n.value))
+            .map(|n| (n.kind.name(), n.value))
             .collect()
     }
 
@@ -68,7 +68,7 @@ impl PyRules {
 
 fn row_category(row: &str, category: &str) -> PyResult<(Row, Category)> {
     let row = Row::from_name(row).ok_or_else(|| bad("row", format!("unknown row {row:?}")))?;
-    let cat = Category::from_key(category)
+    let cat = Category::from_name(category)
         .ok_or_else(|| bad("category", format!("unknown hand category {category:?}")))?;
     Ok((row, cat))
 }
@@ -129,7 +129,7 @@ pub fn default_rules_json() -> String {
 #[pyfunction]
 fn category_label(category: u8) -> PyResult<&'static str> {
     Category::from_u8(category)
-        .map(Category::name)
+        .map(Category::label)
         .ok_or_else(|| bad("category", format!("no hand category {category}")))
 }
 
@@ -139,7 +139,7 @@ fn category_enum<'py>(m: &Bound<'py, PyModule>) -> PyResult<Bound<'py, PyAny>> {
     let py = m.py();
     let members: Vec<(String, u8)> = Category::ALL
         .iter()
-        .map(|&c| (c.key().to_uppercase(), c as u8))
+        .map(|&c| (c.name().to_uppercase(), c as u8))
         .collect();
     let kwargs = PyDict::new(py);
     // pickles and reprs as the public chinese_poker.Category
@@ -171,19 +171,19 @@ pub fn add_names(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let tuple = |items: Vec<&'static str>| PyTuple::new(py, items);
     m.add(
         "CATEGORY_NAMES",
-        tuple(Category::ALL.map(Category::key).to_vec())?,
-    )?;
-    m.add(
-        "CATEGORY_LABELS",
         tuple(Category::ALL.map(Category::name).to_vec())?,
     )?;
     m.add(
+        "CATEGORY_LABELS",
+        tuple(Category::ALL.map(Category::label).to_vec())?,
+    )?;
+    m.add(
         "FRONT_CATEGORY_NAMES",
-        tuple(Category::FRONT.map(Category::key).to_vec())?,
+        tuple(Category::FRONT.map(Category::name).to_vec())?,
     )?;
     m.add(
         "NATURAL_NAMES",
-        tuple(NaturalKind::ALL.map(NaturalKind::key).to_vec())?,
+        tuple(NaturalKind::ALL.map(NaturalKind::name).to_vec())?,
     )?;
     m.add("ROW_NAMES", tuple(Row::ALL.map(Row::name).to_vec())?)?;
     m.add("PRESET_NAMES", tuple(PRESET_NAMES.to_vec())?)?;

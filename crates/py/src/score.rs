@@ -101,7 +101,7 @@ pub fn find_naturals<'py>(
     let out = PyList::empty(py);
     for m in found {
         let setting = m.setting.map(|s| py_setting(py, &s)).transpose()?;
-        out.append((m.kind.key(), m.value, setting))?;
+        out.append((m.kind.name(), m.value, setting))?;
     }
     Ok(out)
 }

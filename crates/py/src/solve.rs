@@ -433,7 +433,7 @@ pub fn monte_carlo_opponents<'py>(
         match o {
             Opponent::Played { codes, .. } => out.append(("play", list(codes)?))?,
             Opponent::Natural { kind, codes, .. } => {
-                out.append(("declare", kind.key(), list(codes)?))?
+                out.append(("declare", kind.name(), list(codes)?))?
             }
             Opponent::Surrendered { codes } => out.append(("surrender", list(codes)?))?,
         }

@@ -29,55 +29,23 @@ pub enum Category {
     StraightFlush = 8,
 }
 
+crate::named!(Category {
+    HighCard => "high_card" / "high card",
+    Pair => "pair",
+    TwoPair => "two_pair" / "two pair",
+    Trips => "trips" / "three of a kind",
+    Straight => "straight",
+    Flush => "flush",
+    FullHouse => "full_house" / "full house",
+    Quads => "quads" / "four of a kind",
+    StraightFlush => "straight_flush" / "straight flush",
+});
+
 impl Category {
-    pub const ALL: [Category; 9] = [
-        Category::HighCard,
-        Category::Pair,
-        Category::TwoPair,
-        Category::Trips,
-        Category::Straight,
-        Category::Flush,
-        Category::FullHouse,
-        Category::Quads,
-        Category::StraightFlush,
-    ];
     /// The categories a 3-card front can hold.
     pub const FRONT: [Category; 3] = [Category::HighCard, Category::Pair, Category::Trips];
     pub fn from_u8(v: u8) -> Option<Category> {
         Category::ALL.get(v as usize).copied()
-    }
-    /// The snake_case name of rule-set data and the Python API (`"full_house"`): the one
-    /// definition of these names.
-    pub const fn key(self) -> &'static str {
-        match self {
-            Category::HighCard => "high_card",
-            Category::Pair => "pair",
-            Category::TwoPair => "two_pair",
-            Category::Trips => "trips",
-            Category::Straight => "straight",
-            Category::Flush => "flush",
-            Category::FullHouse => "full_house",
-            Category::Quads => "quads",
-            Category::StraightFlush => "straight_flush",
-        }
-    }
-    /// The category whose [`Category::key`] is `key`.
-    pub fn from_key(key: &str) -> Option<Category> {
-        Category::ALL.into_iter().find(|c| c.key() == key)
-    }
-    /// Plain words for people (`"three of a kind"`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Category::HighCard => "high card",
-            Category::Pair => "pair",
-            Category::TwoPair => "two pair",
-            Category::Trips => "three of a kind",
-            Category::Straight => "straight",
-            Category::Flush => "flush",
-            Category::FullHouse => "full house",
-            Category::Quads => "four of a kind",
-            Category::StraightFlush => "straight flush",
-        }
     }
     /// Significant rank slots of a row of this category and size.
     pub const fn slots(self, front: bool) -> usize {
@@ -104,20 +72,8 @@ pub enum Wheel {
     Second,
 }
 
-impl Wheel {
-    pub const ALL: [Wheel; 2] = [Wheel::Low, Wheel::Second];
-    /// The name of rule-set data and of every `wheel=` argument: the one definition.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Wheel::Low => "low",
-            Wheel::Second => "second",
-        }
-    }
-    /// The wheel option called `name`.
-    pub fn from_name(name: &str) -> Option<Wheel> {
-        Wheel::ALL.into_iter().find(|w| w.name() == name)
-    }
-}
+// The names of rule-set data and of every `wheel=` argument.
+crate::named!(Wheel { Low => "low", Second => "second" });
 
 /// The rank of a 3- or 5-card row. Higher is stronger; see the module docs for the layout.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]

@@ -117,23 +117,6 @@ pub enum NaturalKind {
 }
 
 impl NaturalKind {
-    pub const ALL: [NaturalKind; 14] = [
-        NaturalKind::SameSuitDragon,
-        NaturalKind::Dragon,
-        NaturalKind::TwelveRoyals,
-        NaturalKind::ThreeStraightFlushes,
-        NaturalKind::ThreeQuads,
-        NaturalKind::AllBig,
-        NaturalKind::AllSmall,
-        NaturalKind::ThirteenOneColour,
-        NaturalKind::TwelveOneColour,
-        NaturalKind::FourTrips,
-        NaturalKind::FivePairsTrips,
-        NaturalKind::SixPairs,
-        NaturalKind::ThreeFlushes,
-        NaturalKind::ThreeStraights,
-    ];
-
     /// The natural's position in [`NaturalKind::ALL`] (and in the Python `NATURAL_NAMES`): how
     /// batch and simulation results name a natural in a `uint8` column.
     pub fn index(self) -> u8 {
@@ -321,7 +304,7 @@ impl Rules {
         for row in Row::ALL {
             for cat in Category::ALL {
                 let v = self.bonus[row as usize][cat as usize];
-                let path = format!("bonus.{}.{}", row.name(), cat.key());
+                let path = format!("bonus.{}.{}", row.name(), cat.name());
                 if row == Row::Front && !Category::FRONT.contains(&cat) {
                     // a 3-card front never holds these: only the unlisted value is allowed
                     if v != low {
@@ -353,7 +336,7 @@ impl Rules {
             within("foul.amount", n, 0, MAX_UNITS)?;
         }
         for (i, n) in self.naturals.iter().enumerate() {
-            let path = format!("naturals.values.{}", n.kind.key());
+            let path = format!("naturals.values.{}", n.kind.name());
             if self.naturals[..i].iter().any(|m| m.kind == n.kind) {
                 return bad(path, "natural listed twice".into());
             }

@@ -13,81 +13,58 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::eval::{Category, Wheel};
+use crate::named::Named;
 use serde_json::{Map, Value};
 
-/// `ALL`, `name()` and `from_name()` for an enum whose values are named in rule-set data.
-macro_rules! named {
-    ($ty:ident, $n:literal, { $($var:ident => $name:literal),+ $(,)? }) => {
-        impl $ty {
-            pub const ALL: [$ty; $n] = [$($ty::$var),+];
-            /// The name of this value in rule-set data and the Python API.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($ty::$var => $name),+
-                }
-            }
-            /// The value called `name`.
-            pub fn from_name(name: &str) -> Option<$ty> {
-                match name {
-                    $($name => Some($ty::$var),)+
-                    _ => None,
-                }
-            }
-        }
-    };
+crate::named!(Row { Front => "front", Middle => "middle", Back => "back" });
+crate::named!(BonusMode { Replace => "replace", Add => "add" });
+crate::named!(Declaration { Auto => "auto", MustDeclare => "must_declare" });
+crate::named!(Timeout { Foul => "foul", Auto => "auto" });
+crate::named!(NaturalKind {
+    SameSuitDragon => "same_suit_dragon" / "same suit dragon",
+    Dragon => "dragon",
+    TwelveRoyals => "twelve_royals" / "twelve royals",
+    ThreeStraightFlushes => "three_straight_flushes" / "three straight flushes",
+    ThreeQuads => "three_quads" / "three quads",
+    AllBig => "all_big" / "all big",
+    AllSmall => "all_small" / "all small",
+    ThirteenOneColour => "thirteen_one_colour" / "thirteen one colour",
+    TwelveOneColour => "twelve_one_colour" / "twelve one colour",
+    FourTrips => "four_trips" / "four trips",
+    FivePairsTrips => "five_pairs_trips" / "five pairs trips",
+    SixPairs => "six_pairs" / "six pairs",
+    ThreeFlushes => "three_flushes" / "three flushes",
+    ThreeStraights => "three_straights" / "three straights",
+});
+
+/// The kinds of [`Scoop`], as `scoop.kind` names them.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ScoopKind {
+    None,
+    Multiply,
+    Add,
 }
+crate::named!(ScoopKind { None => "none", Multiply => "multiply", Add => "add" });
 
-named!(Row, 3, { Front => "front", Middle => "middle", Back => "back" });
-named!(BonusMode, 2, { Replace => "replace", Add => "add" });
-named!(Declaration, 2, { Auto => "auto", MustDeclare => "must_declare" });
-named!(Timeout, 2, { Foul => "foul", Auto => "auto" });
-
-impl NaturalKind {
-    /// The snake_case name of rule-set data and the Python API: the one definition.
-    pub const fn key(self) -> &'static str {
-        match self {
-            NaturalKind::SameSuitDragon => "same_suit_dragon",
-            NaturalKind::Dragon => "dragon",
-            NaturalKind::TwelveRoyals => "twelve_royals",
-            NaturalKind::ThreeStraightFlushes => "three_straight_flushes",
-            NaturalKind::ThreeQuads => "three_quads",
-            NaturalKind::AllBig => "all_big",
-            NaturalKind::AllSmall => "all_small",
-            NaturalKind::ThirteenOneColour => "thirteen_one_colour",
-            NaturalKind::TwelveOneColour => "twelve_one_colour",
-            NaturalKind::FourTrips => "four_trips",
-            NaturalKind::FivePairsTrips => "five_pairs_trips",
-            NaturalKind::SixPairs => "six_pairs",
-            NaturalKind::ThreeFlushes => "three_flushes",
-            NaturalKind::ThreeStraights => "three_straights",
-        }
-    }
-    /// The natural called `key`; the error names the field `naturals`.
-    pub fn from_key(key: &str) -> Result<NaturalKind> {
-        NaturalKind::ALL
-            .into_iter()
-            .find(|k| k.key() == key)
-            .ok_or_else(|| Error::InvalidRules {
-                field: "naturals".into(),
-                reason: format!(
-                    "unknown natural {key:?}; expected one of {}",
-                    natural_list()
-                ),
-            })
-    }
+/// The kinds of [`FoulPolicy`], as `foul.kind` names them.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum FoulKind {
+    AsScooped,
+    FlatPlusBonus,
+    Reject,
 }
-
-/// Names of the kinds of [`Scoop`], as `scoop.kind` spells them.
-pub const SCOOP_KINDS: [&str; 3] = ["none", "multiply", "add"];
-/// Names of the kinds of [`FoulPolicy`], as `foul.kind` spells them.
-pub const FOUL_KINDS: [&str; 3] = ["as_scooped", "flat_plus_bonus", "reject"];
+crate::named!(FoulKind {
+    AsScooped => "as_scooped",
+    FlatPlusBonus => "flat_plus_bonus",
+    Reject => "reject",
+});
 
 impl Scoop {
-    pub const fn kind_name(self) -> &'static str {
+    pub const fn kind(self) -> ScoopKind {
         match self {
-            Scoop::None => SCOOP_KINDS[0],
-            Scoop::Multiply(_) => SCOOP_KINDS[1],
-            Scoop::Add(_) => SCOOP_KINDS[2],
+            Scoop::None => ScoopKind::None,
+            Scoop::Multiply(_) => ScoopKind::Multiply,
+            Scoop::Add(_) => ScoopKind::Add,
         }
     }
     /// The multiplier or the units added; 0 for `None`.
@@ -100,11 +77,11 @@ impl Scoop {
 }
 
 impl FoulPolicy {
-    pub const fn kind_name(self) -> &'static str {
+    pub const fn kind(self) -> FoulKind {
         match self {
-            FoulPolicy::AsScooped => FOUL_KINDS[0],
-            FoulPolicy::FlatPlusBonus(_) => FOUL_KINDS[1],
-            FoulPolicy::Reject => FOUL_KINDS[2],
+            FoulPolicy::AsScooped => FoulKind::AsScooped,
+            FoulPolicy::FlatPlusBonus(_) => FoulKind::FlatPlusBonus,
+            FoulPolicy::Reject => FoulKind::Reject,
         }
     }
     /// The flat units of `FlatPlusBonus`; 0 otherwise.
@@ -144,8 +121,8 @@ pub fn choices() -> Vec<(&'static str, Vec<&'static str>)> {
     vec![
         ("wheel", Wheel::ALL.map(Wheel::name).to_vec()),
         ("bonus.mode", BonusMode::ALL.map(BonusMode::name).to_vec()),
-        ("scoop.kind", SCOOP_KINDS.to_vec()),
-        ("foul.kind", FOUL_KINDS.to_vec()),
+        ("scoop.kind", ScoopKind::ALL.map(ScoopKind::name).to_vec()),
+        ("foul.kind", FoulKind::ALL.map(FoulKind::name).to_vec()),
         (
             "naturals.declaration",
             Declaration::ALL.map(Declaration::name).to_vec(),
@@ -155,7 +132,7 @@ pub fn choices() -> Vec<(&'static str, Vec<&'static str>)> {
 }
 
 fn natural_list() -> String {
-    NaturalKind::ALL.map(NaturalKind::key).join(", ")
+    NaturalKind::ALL.map(NaturalKind::name).join(", ")
 }
 
 fn bad(field: &str, reason: impl Into<String>) -> Error {
@@ -256,18 +233,12 @@ impl<'a> Table<'a> {
             .transpose()
     }
 
-    /// A field that takes one of `names`, read with `parse`.
-    fn choice<T>(
-        &self,
-        key: &str,
-        default: T,
-        names: &[&str],
-        parse: impl Fn(&str) -> Option<T>,
-    ) -> Result<T> {
+    /// A field that takes one of the names of `T`.
+    fn choice<T: Named>(&self, key: &str, default: T) -> Result<T> {
         match self.text(key)? {
             None => Ok(default),
-            Some(s) => parse(s).ok_or_else(|| {
-                let options: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+            Some(s) => T::from_name(s).ok_or_else(|| {
+                let options: Vec<String> = T::names().iter().map(|n| format!("'{n}'")).collect();
                 bad(
                     &self.field(key),
                     format!(
@@ -323,12 +294,7 @@ impl Rules {
         }
         let default = Rules::default();
         let mut rules = Rules {
-            wheel: top.choice(
-                "wheel",
-                default.wheel,
-                &Wheel::ALL.map(Wheel::name),
-                Wheel::from_name,
-            )?,
+            wheel: top.choice("wheel", default.wheel)?,
             double_bonus: top.flag("double_bonus", default.double_bonus)?,
             majority_point: top
                 .units("majority_point", MAX_UNITS)?
@@ -341,12 +307,7 @@ impl Rules {
                 Some(v) => Some(units(v, "surrender", MAX_UNITS)?),
             },
             bankroll_cap: top.flag("bankroll_cap", default.bankroll_cap)?,
-            timeout: top.choice(
-                "timeout",
-                default.timeout,
-                &Timeout::ALL.map(Timeout::name),
-                Timeout::from_name,
-            )?,
+            timeout: top.choice("timeout", default.timeout)?,
             ..default.clone()
         };
         for part in PARTS {
@@ -375,7 +336,7 @@ impl Rules {
                 .filter(|&c| self.bonus[row as usize][c as usize] != unlisted)
                 .map(|c| {
                     (
-                        c.key().to_string(),
+                        c.name().to_string(),
                         self.bonus[row as usize][c as usize].into(),
                     )
                 })
@@ -387,7 +348,7 @@ impl Rules {
         let values: Map<String, Value> = self
             .naturals
             .iter()
-            .map(|n| (n.kind.key().to_string(), n.value.into()))
+            .map(|n| (n.kind.name().to_string(), n.value.into()))
             .collect();
         let suit_order = self.suit_order.map(|order| {
             order
@@ -401,13 +362,13 @@ impl Rules {
             "double_bonus": self.double_bonus,
             "majority_point": self.majority_point,
             "overall_point": self.overall_point,
-            "scoop": {"kind": self.scoop.kind_name(), "amount": self.scoop.amount()},
+            "scoop": {"kind": self.scoop.kind().name(), "amount": self.scoop.amount()},
             "sweep": {
                 "multiplier": self.sweep.multiplier,
                 "min_players": self.sweep.min_players,
                 "fouled_counts": self.sweep.fouled_counts,
             },
-            "foul": {"kind": self.foul.kind_name(), "amount": self.foul.amount()},
+            "foul": {"kind": self.foul.kind().name(), "amount": self.foul.amount()},
             "naturals": {
                 "declaration": self.declaration.name(),
                 "must_show": self.natural_must_show,
@@ -458,22 +419,20 @@ fn parse_part(name: &str, v: &Value, rules: &mut Rules) -> Result<()> {
         ),
         "scoop" => {
             let t = Table::new(v, "scoop", &["kind", "amount"])?;
-            let kind = t.choice("kind", default.scoop.kind_name(), &SCOOP_KINDS, |s| {
-                SCOOP_KINDS.into_iter().find(|k| *k == s)
-            })?;
-            let high = if kind == "multiply" {
+            let kind = t.choice("kind", default.scoop.kind())?;
+            let high = if kind == ScoopKind::Multiply {
                 MAX_MULTIPLIER
             } else {
                 MAX_UNITS
             };
             let amount = t.units("amount", high)?.unwrap_or(0);
             rules.scoop = match kind {
-                "multiply" => Scoop::Multiply(amount),
-                "add" => Scoop::Add(amount),
-                _ if amount != 0 => {
+                ScoopKind::Multiply => Scoop::Multiply(amount),
+                ScoopKind::Add => Scoop::Add(amount),
+                ScoopKind::None if amount != 0 => {
                     return Err(bad("scoop.amount", "only multiply and add take an amount"))
                 }
-                _ => Scoop::None,
+                ScoopKind::None => Scoop::None,
             };
             Ok(())
         }
@@ -493,17 +452,15 @@ fn parse_part(name: &str, v: &Value, rules: &mut Rules) -> Result<()> {
         }
         "foul" => {
             let t = Table::new(v, "foul", &["kind", "amount"])?;
-            let kind = t.choice("kind", default.foul.kind_name(), &FOUL_KINDS, |s| {
-                FOUL_KINDS.into_iter().find(|k| *k == s)
-            })?;
+            let kind = t.choice("kind", default.foul.kind())?;
             let amount = t.units("amount", MAX_UNITS)?.unwrap_or(0);
             rules.foul = match kind {
-                "flat_plus_bonus" => FoulPolicy::FlatPlusBonus(amount),
+                FoulKind::FlatPlusBonus => FoulPolicy::FlatPlusBonus(amount),
                 _ if amount != 0 => {
                     return Err(bad("foul.amount", "only flat_plus_bonus takes an amount"))
                 }
-                "reject" => FoulPolicy::Reject,
-                _ => FoulPolicy::AsScooped,
+                FoulKind::Reject => FoulPolicy::Reject,
+                FoulKind::AsScooped => FoulPolicy::AsScooped,
             };
             Ok(())
         }
@@ -530,14 +487,9 @@ const fn unlisted_bonus(mode: BonusMode) -> u32 {
 }
 
 fn parse_bonus(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
-    rules.bonus_mode = t.choice(
-        "mode",
-        Rules::default().bonus_mode,
-        &BonusMode::ALL.map(BonusMode::name),
-        BonusMode::from_name,
-    )?;
+    rules.bonus_mode = t.choice("mode", Rules::default().bonus_mode)?;
     rules.bonus = [[unlisted_bonus(rules.bonus_mode); 9]; 3];
-    let keys = Category::ALL.map(Category::key);
+    let keys = Category::ALL.map(Category::name);
     for row in Row::ALL {
         let Some(v) = t.get(row.name()) else {
             continue;
@@ -561,7 +513,7 @@ fn parse_bonus(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
         }
         for (key, value) in map {
             let field = join(&path, key);
-            let cat = Category::from_key(key).ok_or_else(|| {
+            let cat = Category::from_name(key).ok_or_else(|| {
                 bad(
                     &field,
                     format!("unknown hand category; expected one of {}", keys.join(", ")),
@@ -581,12 +533,7 @@ fn parse_bonus(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
 
 fn parse_naturals(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
     let default = Rules::default();
-    rules.declaration = t.choice(
-        "declaration",
-        default.declaration,
-        &Declaration::ALL.map(Declaration::name),
-        Declaration::from_name,
-    )?;
+    rules.declaration = t.choice("declaration", default.declaration)?;
     rules.natural_must_show = t.flag("must_show", default.natural_must_show)?;
     rules.naturals = default.naturals;
     let Some(values) = t.get("values") else {
@@ -627,7 +574,7 @@ fn parse_naturals(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
         let field = join(&path, name);
         let kind = NaturalKind::ALL
             .into_iter()
-            .find(|k| k.key() == name)
+            .find(|k| k.name() == name)
             .ok_or_else(|| {
                 bad(
                     &field,

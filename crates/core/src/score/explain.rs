@@ -28,7 +28,7 @@ impl Settlement {
                 } else {
                     ""
                 };
-                let _ = write!(line, " {} worth {value}{how}", kind.key());
+                let _ = write!(line, " {} worth {value}{how}", kind.name());
             }
             if let Some(r) = &p.foul_reason {
                 let _ = write!(line, " ({r})");
@@ -114,7 +114,7 @@ impl Settlement {
                 MatchupKind::Natural => {
                     let side = |p: usize| match self.players[p].natural {
                         Some((kind, value)) => {
-                            format!("{} {} ({value})", player_label(p), kind.key())
+                            format!("{} {} ({value})", player_label(p), kind.name())
                         }
                         None => format!("{} {}", player_label(p), self.players[p].status.name()),
                     };

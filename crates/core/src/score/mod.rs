@@ -109,22 +109,12 @@ pub enum Status {
     Surrendered,
 }
 
-impl Status {
-    pub const ALL: [Status; 4] = [
-        Status::Played,
-        Status::Fouled,
-        Status::Natural,
-        Status::Surrendered,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Played => "played",
-            Status::Fouled => "fouled",
-            Status::Natural => "natural",
-            Status::Surrendered => "surrendered",
-        }
-    }
-}
+crate::named!(Status {
+    Played => "played",
+    Fouled => "fouled",
+    Natural => "natural",
+    Surrendered => "surrendered",
+});
 
 /// One player's part of a settlement.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -163,17 +153,14 @@ pub enum MatchupKind {
     Surrender,
 }
 
-impl MatchupKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            MatchupKind::Rows => "rows",
-            MatchupKind::Foul => "foul",
-            MatchupKind::BothFouled => "both fouled",
-            MatchupKind::Natural => "natural",
-            MatchupKind::Surrender => "surrender",
-        }
-    }
-}
+// "both fouled" is a data id with a space: results and their dictionaries have always said so.
+crate::named!(MatchupKind {
+    Rows => "rows",
+    Foul => "foul",
+    BothFouled => "both fouled",
+    Natural => "natural",
+    Surrender => "surrender",
+});
 
 /// One row of a matchup.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -415,18 +402,18 @@ fn classify(
                     player,
                     reason: format!(
                         "declared natural {} is not recognised by the rule set",
-                        natural.key()
+                        natural.name()
                     ),
                 });
             };
             if !qualifies(&setting.hand(), *natural) {
-                let reason = format!("declared {} but the hand does not hold it", natural.key());
+                let reason = format!("declared {} but the hand does not hold it", natural.name());
                 return foul(res, Some(ranks), reason);
             }
             if rules.natural_must_show && !displays(setting, *natural) {
                 let reason = format!(
                     "declared {} but the rows do not show it (the rule set requires it)",
-                    natural.key()
+                    natural.name()
                 );
                 return foul(res, Some(ranks), reason);
             }

@@ -626,7 +626,7 @@ pub fn tables_key(rules: &Rules, players: usize) -> String {
         rows.join(";"),
         rules.majority_point,
         rules.overall_point,
-        rules.scoop.kind_name(),
+        rules.scoop.kind().name(),
         rules.scoop.amount(),
         if rules.suit_order.is_some() {
             "suit_order"
