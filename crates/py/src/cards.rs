@@ -120,7 +120,7 @@ impl PyCardSet {
                 ),
             })
         };
-        match int_arg(mask)? {
+        match read_int(mask)? {
             IntArg::Value(m) if (0..1i64 << 52).contains(&m) => Ok(PyCardSet(CardSet(m as u64))),
             IntArg::Value(m) if m >= 0 => Err(bad(format!("{m:#x}"))),
             IntArg::Value(m) => Err(bad(m.to_string())),
@@ -220,8 +220,9 @@ pub enum IntArg {
     NotInt(String),
 }
 
-/// Reads `obj` as an integer without ever raising `OverflowError`.
-pub fn int_arg(obj: &Bound<'_, PyAny>) -> PyResult<IntArg> {
+/// Reads `obj` as an integer without ever raising `OverflowError`, leaving the range and the
+/// message to the caller (`int_arg` in lib.rs checks a range and names the argument).
+pub fn read_int(obj: &Bound<'_, PyAny>) -> PyResult<IntArg> {
     if obj.is_instance_of::<PyBool>() {
         return Ok(IntArg::NotInt("bool".into()));
     }
@@ -256,7 +257,7 @@ fn card_from_int(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Car
             reason: "card codes are 0..=51".into(),
         })
     };
-    match int_arg(obj)? {
+    match read_int(obj)? {
         IntArg::Value(v) => u8::try_from(v)
             .ok()
             .and_then(|c| Card::from_code(c).ok())

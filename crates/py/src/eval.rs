@@ -1,6 +1,6 @@
 //! Row evaluation for Python: `HandRank`, `evaluate`, and the numpy batch path.
 
-use super::cards::{extract_cards, int_arg, IntArg, PyCard};
+use super::cards::{extract_cards, read_int, IntArg, PyCard};
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::error::Error;
 use chinese_poker::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
@@ -46,7 +46,7 @@ fn rank_from_raw_arg(raw: &Bound<'_, PyAny>) -> PyResult<PyHandRank> {
             ),
         })
     };
-    match int_arg(raw)? {
+    match read_int(raw)? {
         IntArg::Value(v) => u32::try_from(v)
             .ok()
             .and_then(HandRank::checked_from_raw)

@@ -2,8 +2,9 @@
 //! batch settlement over numpy arrays. `chinese_poker.simulate` drives the chunks (progress,
 //! Ctrl-C, Parquet streaming); each call here is one chunk of rounds.
 //!
-//! Policies arrive as specs built by `chinese_poker.simulate`: `("table", TableEv)`,
-//! `("monte_carlo", TableEv, samples)`, `("greedy",)` or `("random",)`.
+//! Policies arrive as specs built by `chinese_poker.policies`: `("table", TableEv)`,
+//! `("monte_carlo", Objective)` (a compiled `MonteCarlo` objective, which carries its tables
+//! and budget), `("greedy",)` or `("random",)`.
 
 use super::rules::PyRules;
 use super::solve::{PyObjective, PyTableEv};

@@ -34,10 +34,6 @@ fn rules_of(rules: Option<&Bound<'_, PyRules>>) -> Rules {
     rules.map(|r| r.get().0.clone()).unwrap_or_default()
 }
 
-fn wheel_name(w: Wheel) -> &'static str {
-    w.name()
-}
-
 /// The hand of any card-like input (13 distinct cards, checked here once).
 pub fn extract_hand(obj: &Bound<'_, PyAny>) -> PyResult<Hand> {
     Hand::from_cards(&extract_cards(obj)?).py()
@@ -85,7 +81,7 @@ impl PyTableEv {
     }
     #[getter]
     fn wheel(&self) -> &'static str {
-        wheel_name(self.0.tables.wheel)
+        self.0.tables.wheel.name()
     }
     /// Expected score of a setting with these raw row ranks (front, middle, back).
     fn value(&self, front: u32, middle: u32, back: u32) -> f64 {
@@ -647,7 +643,7 @@ pub fn train_tables<'py>(
     d.set_item("iterations", report.iterations)?;
     d.set_item("deltas", report.deltas)?;
     d.set_item("key", core_tables_key(&r, players))?;
-    d.set_item("wheel", wheel_name(r.wheel))?;
+    d.set_item("wheel", r.wheel.name())?;
     Ok(d)
 }
 

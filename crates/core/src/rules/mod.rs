@@ -216,11 +216,6 @@ impl Rules {
         }
     }
 
-    /// Whether winning `row` with `category` pays more than the plain row point.
-    pub fn is_bonus(&self, row: Row, category: Category) -> bool {
-        self.row_value(row, category) > 1
-    }
-
     /// The value of a recognised natural, if this rule set has it.
     pub fn natural_value(&self, kind: NaturalKind) -> Option<u32> {
         self.naturals

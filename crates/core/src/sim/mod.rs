@@ -17,6 +17,6 @@ pub mod summary;
 pub use deal::{deal, deal_round, seat_seed};
 pub use duel::{duel_deals, DuelDeals, DuelSummary};
 pub use policy::{Decided, Policy};
-pub use run::{decide_seat, simulate, RoundColumns, SeatStatus, NO_NATURAL};
+pub use run::{decide_seat, simulate, RoundColumns, NO_NATURAL};
 pub use settle_rounds::settle_rounds;
 pub use summary::{SeatStats, SeatTally};

@@ -9,9 +9,6 @@ use crate::score::{settle, Status};
 use crate::solve::{check_players, Choice};
 use rayon::prelude::*;
 
-/// What a seat's decision became once settled (the `status` column).
-pub type SeatStatus = Status;
-
 /// The `status` column's code of a settled seat.
 pub fn status_code(s: Status) -> u8 {
     match s {
