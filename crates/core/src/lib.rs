@@ -2,6 +2,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod card;
+pub mod data;
 pub mod error;
 pub mod eval;
 pub mod hand;

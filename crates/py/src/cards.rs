@@ -1,11 +1,11 @@
 //! `Card` and `CardSet` as immutable, hashable, picklable Python objects, and card parsing.
 
+use super::py_objects::display;
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::card::{self, Card, CardSet};
 use chinese_poker::error::{clip, count, Error};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyMemoryView, PyString, PyType};
 
 /// One playing card. `code = rank * 4 + suit` (ranks 2..A = 0..12, suits c d h s = 0..3).
@@ -175,16 +175,6 @@ impl PyCardSet {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
         (slf.get_type(), (slf.get().0.to_string(),))
     }
-}
-
-/// `chinese_poker.display.<function>(obj)`: the text and HTML layouts of every result object are
-/// written once, in that module, which is imported on first use and kept.
-pub fn display(obj: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
-    static DISPLAY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    let py = obj.py();
-    let module =
-        DISPLAY.get_or_try_init(py, || py.import("chinese_poker.display").map(Bound::unbind))?;
-    module.bind(py).getattr(function)?.call1((obj,))?.extract()
 }
 
 /// The cards of one row in the order every row is printed in: cards of a rank held more often

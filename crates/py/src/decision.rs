@@ -9,6 +9,7 @@
 //! and, for card problems, the row.
 
 use super::cards::{extract_cards, PyCard};
+use super::py_objects::classes;
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::card::Card;
 use chinese_poker::error::Error;
@@ -16,30 +17,7 @@ use chinese_poker::rules::{NaturalKind, Row};
 use chinese_poker::score::Decision;
 use chinese_poker::setting::Setting;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple, PyType};
-
-/// `chinese_poker.scoring`'s `Setting`, `Declare` and `Surrender` classes.
-pub struct Classes {
-    pub setting: Py<PyType>,
-    pub declare: Py<PyType>,
-    pub surrender: Py<PyType>,
-}
-
-pub fn classes(py: Python<'_>) -> PyResult<&Classes> {
-    static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
-    CLASSES.get_or_try_init(py, || {
-        let m = py.import("chinese_poker.scoring")?;
-        let get = |name: &str| -> PyResult<Py<PyType>> {
-            Ok(m.getattr(name)?.cast_into::<PyType>()?.unbind())
-        };
-        Ok(Classes {
-            setting: get("Setting")?,
-            declare: get("Declare")?,
-            surrender: get("Surrender")?,
-        })
-    })
-}
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 /// The same exception class with `context: ` in front of its message.
 fn with_context(py: Python<'_>, err: PyErr, context: &str) -> PyErr {

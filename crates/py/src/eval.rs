@@ -81,7 +81,7 @@ impl PyHandRank {
     }
     /// The rank in words, as Jupyter shows it.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        super::cards::display(slf.as_any(), "html")
+        super::py_objects::display(slf.as_any(), "html")
     }
     /// The ordered integer (see the README's "HandRank layout").
     #[getter]

@@ -2,7 +2,8 @@
 //! `decision.rs`; the result is the frozen `Settlement` class of `results.rs`, built once.
 
 use super::decision::extract_decisions;
-use super::results::{py_setting, PySettlement};
+use super::py_objects::py_setting;
+use super::results::PySettlement;
 use super::rules::PyRules;
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::error::Error;
@@ -10,7 +11,6 @@ use chinese_poker::naturals;
 use chinese_poker::score::{self, MAX_BANKROLL};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
-use std::sync::Arc;
 
 /// `bankrolls=`: `None`, or a sequence of ints (not a string, not floats: a bankroll of 1.9
 /// units would otherwise be truncated silently), each 0..=`MAX_BANKROLL`.
@@ -85,7 +85,7 @@ pub fn settle(
     let bankrolls = bankrolls_arg(bankrolls)?;
     // One round is microseconds of work: not worth releasing the GIL.
     let result = score::settle(&parsed, &rules.get().0, bankrolls.as_deref(), dealer).py()?;
-    Ok(PySettlement(Arc::new(result)))
+    Ok(PySettlement::new(result))
 }
 
 /// Naturals a 13-card hand holds under the rule set, highest first:

@@ -14,7 +14,7 @@ use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
 use chinese_poker::solve::train::{self, train, TrainConfig};
 use chinese_poker::solve::{
     self as core_solve, read_tables_file, tables_key as core_tables_key, with_scratch, Classes,
-    Model, Objective, OutcomeTables, Policy, RowValues, Split, TableEv,
+    Model, Objective, OutcomeTables, Policy, RowValues, Solved, Split, TableEv,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -400,7 +400,11 @@ pub fn solve(
         _ => core_solve::solve(&h, r, players, objective, top_k),
     }
     .py()?;
-    Ok(PySolution::new(sol, players, rules_name.to_string()))
+    Ok(PySolution::new(Solved {
+        solution: sol,
+        players,
+        rules: rules_name.to_string(),
+    }))
 }
 
 /// The opponents Monte Carlo sample `index` deals and sets for `hand`: a list of

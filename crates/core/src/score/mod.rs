@@ -66,11 +66,13 @@
 //! checked for order: a natural is not compared row by row.
 
 use crate::card::Card;
+use crate::data::{by_name, damaged, Record};
 use crate::error::{Error, Result};
 use crate::eval::{Category, Evaluator, HandRank};
 use crate::naturals::{best_natural, displays, qualifies};
 use crate::rules::{Declaration, FoulPolicy, NaturalKind, Row, Rules, Scoop};
 use crate::setting::Setting;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// What one player does with their 13 cards.
@@ -116,15 +118,21 @@ crate::named!(Status {
     Surrendered => "surrendered",
 });
 
+by_name!(Status, "status", Status::ALL, Status::name);
+
 /// One player's part of a settlement.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct PlayerResult {
+    /// The player's seat (0-based), their index in [`Settlement::players`].
+    pub seat: usize,
     pub status: Status,
     /// The setting as given (`None` for a surrender).
     pub setting: Option<Setting>,
     /// Row ranks (front, middle, back) of the setting; `None` for a surrender.
+    #[serde(with = "crate::data::opt_list")]
     pub ranks: Option<[HandRank; 3]>,
-    /// The natural paid to this player, with its value.
+    /// The natural paid to this player, with its value (data: `natural`, `natural_value`).
+    #[serde(flatten, with = "natural_paid")]
     pub natural: Option<(NaturalKind, u32)>,
     /// The natural was found by the engine (`Declaration::Auto`), not declared.
     pub auto_declared: bool,
@@ -162,9 +170,12 @@ crate::named!(MatchupKind {
     Surrender => "surrender",
 });
 
+by_name!(MatchupKind, "kind", MatchupKind::ALL, MatchupKind::name);
+
 /// One row of a matchup.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct RowOutcome {
+    pub row: Row,
     /// The seat that won the row; `None` for a tie (or no row comparison).
     pub winner: Option<usize>,
     /// Units the winner scores for the row (after doubling), 0 for a tie.
@@ -177,17 +188,33 @@ pub struct RowOutcome {
     pub suit_break: bool,
 }
 
+impl RowOutcome {
+    /// A row nobody won.
+    pub fn tie(row: Row) -> RowOutcome {
+        RowOutcome {
+            row,
+            winner: None,
+            value: 0,
+            bonus: false,
+            doubled: false,
+            suit_break: false,
+        }
+    }
+}
+
 /// The settlement between seats `a < b`. Every amount is from `a`'s side: positive means `b`
 /// pays `a`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Matchup {
     pub a: usize,
     pub b: usize,
     pub kind: MatchupKind,
     /// Rows (for `Rows`, and for `Foul` where the non-fouled side wins every row; all ties for
-    /// the other kinds).
+    /// the other kinds), front to back.
+    #[serde(with = "crate::data::list")]
     pub rows: [RowOutcome; 3],
     /// Row values won by `a` and by `b`.
+    #[serde(with = "crate::data::list")]
     pub row_totals: [i64; 2],
     /// Majority point (signed, for `a`).
     pub majority: i64,
@@ -208,7 +235,7 @@ pub struct Matchup {
 }
 
 /// One transfer of the bankroll step, in the order made.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Payment {
     /// Index into `Settlement::matchups`.
     pub matchup: usize,
@@ -221,9 +248,11 @@ pub struct Payment {
 }
 
 /// The full result of [`settle`].
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Settlement {
     pub dealer: usize,
+    /// Data: `totals` (written, never read back) before `players`.
+    #[serde(flatten, with = "totals_and_players")]
     pub players: Vec<PlayerResult>,
     /// Every pair `a < b`, in the order (0,1), (0,2), ..., (n-2, n-1).
     pub matchups: Vec<Matchup>,
@@ -246,8 +275,149 @@ impl Settlement {
     }
     /// The matchup between two seats (in either order).
     pub fn matchup(&self, x: usize, y: usize) -> Option<&Matchup> {
+        self.matchup_index(x, y).map(|i| &self.matchups[i])
+    }
+    /// Where the matchup between two seats (in either order) is in `matchups`.
+    pub fn matchup_index(&self, x: usize, y: usize) -> Option<usize> {
         let (a, b) = (x.min(y), x.max(y));
-        self.matchups.iter().find(|m| m.a == a && m.b == b)
+        self.matchups.iter().position(|m| m.a == a && m.b == b)
+    }
+}
+
+/// `natural` and `natural_value` of a player's data: both or neither.
+mod natural_paid {
+    use super::*;
+
+    #[derive(Serialize, Deserialize)]
+    struct Paid {
+        natural: Option<NaturalKind>,
+        natural_value: Option<u32>,
+    }
+
+    pub fn serialize<S: serde::Serializer>(
+        v: &Option<(NaturalKind, u32)>,
+        s: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        Paid {
+            natural: v.map(|(k, _)| k),
+            natural_value: v.map(|(_, u)| u),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<Option<(NaturalKind, u32)>, D::Error> {
+        match Paid::deserialize(d)? {
+            Paid {
+                natural: Some(k),
+                natural_value: Some(u),
+            } => Ok(Some((k, u))),
+            Paid {
+                natural: None,
+                natural_value: None,
+            } => Ok(None),
+            _ => Err(serde::de::Error::custom("natural without natural_value")),
+        }
+    }
+}
+
+/// A settlement's data carries the totals (for readers of the data) ahead of the players; they
+/// are the players' totals, so reading the data back takes the players only.
+mod totals_and_players {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Written<'a> {
+        totals: Vec<i64>,
+        players: &'a [PlayerResult],
+    }
+
+    #[derive(Deserialize)]
+    struct Read {
+        players: Vec<PlayerResult>,
+    }
+
+    pub fn serialize<S: serde::Serializer>(
+        players: &[PlayerResult],
+        s: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        Written {
+            totals: players.iter().map(|p| p.total).collect(),
+            players,
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<Vec<PlayerResult>, D::Error> {
+        Ok(Read::deserialize(d)?.players)
+    }
+}
+
+impl Record for RowOutcome {
+    const WHAT: &'static str = "RowResult";
+}
+
+impl Record for Payment {
+    const WHAT: &'static str = "Payment";
+}
+
+impl Record for PlayerResult {
+    const WHAT: &'static str = "PlayerResult";
+}
+
+impl Record for Matchup {
+    const WHAT: &'static str = "Matchup";
+    /// The rows are front, middle, back, and `a < b`.
+    fn validate(&self) -> Result<()> {
+        if self.rows.iter().zip(Row::ALL).any(|(r, row)| r.row != row) {
+            return Err(damaged(Self::WHAT, "rows out of order"));
+        }
+        if self.a >= self.b {
+            return Err(damaged(
+                Self::WHAT,
+                format!("seats {} v {}", self.a, self.b),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Record for Settlement {
+    const WHAT: &'static str = "Settlement";
+    /// Two to four players in seat order, a dealer among them, every pair of seats once in
+    /// order, payments between the seats of existing matchups, a bankroll for every seat.
+    fn validate(&self) -> Result<()> {
+        let bad = |reason: &str| Err(damaged(Self::WHAT, reason));
+        let n = self.players.len();
+        if !(2..=4).contains(&n) || self.players.iter().enumerate().any(|(i, p)| p.seat != i) {
+            return bad("players");
+        }
+        if self.dealer >= n {
+            return bad("dealer");
+        }
+        let pairs = (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b)));
+        if !self.matchups.iter().map(|m| (m.a, m.b)).eq(pairs) {
+            return bad("matchups or payments do not fit the players");
+        }
+        for m in &self.matchups {
+            m.validate()
+                .map_err(|_| damaged(Self::WHAT, "rows out of order"))?;
+        }
+        let fits = |p: &Payment| {
+            self.matchups.get(p.matchup).is_some_and(|m| {
+                (p.payer, p.payee) == (m.a, m.b) || (p.payer, p.payee) == (m.b, m.a)
+            })
+        };
+        if !self.payments.iter().all(fits) {
+            return bad("matchups or payments do not fit the players");
+        }
+        if self.bankrolls_after.as_ref().is_some_and(|b| b.len() != n) {
+            return bad("bankrolls_after");
+        }
+        Ok(())
     }
 }
 
@@ -358,6 +528,7 @@ fn classify(
     d: &Decision,
 ) -> Result<(Hand, PlayerResult)> {
     let mut res = PlayerResult {
+        seat: player,
         status: Status::Played,
         setting: d.setting().copied(),
         ranks: None,
@@ -454,7 +625,7 @@ fn empty_matchup(a: usize, b: usize, kind: MatchupKind, base: i64) -> Matchup {
         a,
         b,
         kind,
-        rows: [RowOutcome::default(); 3],
+        rows: Row::ALL.map(RowOutcome::tie),
         row_totals: [0, 0],
         majority: 0,
         overall: 0,
@@ -484,6 +655,7 @@ fn rows_matchup(rules: &Rules, a: usize, b: usize, ka: &[u64; 3], kb: &[u64; 3])
         m.row_totals[side] += value.0 as i64;
         wins[side] += 1;
         m.rows[row] = RowOutcome {
+            row: Row::ALL[row],
             winner: Some(winner),
             value: value.0,
             bonus: value.1,
@@ -529,6 +701,7 @@ fn foul_matchup(
         // No row of the fouled hand is compared, so nothing is doubled.
         let (value, bonus, _) = rules.win_value(row, cat, usize::MAX);
         m.rows[row] = RowOutcome {
+            row: Row::ALL[row],
             winner: Some(winner),
             value,
             bonus,

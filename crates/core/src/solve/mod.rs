@@ -9,9 +9,11 @@
 
 pub mod classes;
 pub mod enumerate;
+mod explain;
 pub mod model;
 pub mod monte_carlo;
 pub mod objective;
+mod solved;
 pub mod table_ev;
 pub mod tables_file;
 pub mod train;
@@ -20,6 +22,7 @@ pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 pub use enumerate::{Scratch, Split};
 pub use model::{Calibration, Model};
 pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES};
+pub use solved::Solved;
 pub use table_ev::{tables_key, FormulaMemo, OutcomeTables, TableEv};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};
 
@@ -29,6 +32,7 @@ use crate::naturals::best_natural;
 use crate::rules::{Declaration, NaturalKind, Rules};
 use crate::score::{settle, Decision};
 use crate::setting::Setting;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
 thread_local! {
@@ -49,42 +53,53 @@ pub enum Choice {
 }
 
 /// A candidate setting with its value under the objective.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Ranked {
-    pub split: Split,
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Alternative {
     /// front, middle, back codes
+    #[serde(with = "crate::data::list")]
     pub codes: [u8; 13],
+    /// front, middle, back raw ranks of `codes`
+    #[serde(rename = "raw_ranks", with = "crate::data::list")]
+    pub ranks: [u32; 3],
     pub value: f64,
     /// standard error of `value` (Monte Carlo), else 0
     pub stderr: f64,
 }
 
 /// The solver's answer for one hand.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Solution {
+    /// Data: `decision` and `natural`.
+    #[serde(flatten, with = "solved::choice_data")]
     pub choice: Choice,
     /// The 13 cards as front (3), middle (5), back (5) codes: the best play, or the natural's
-    /// layout when one is declared.
+    /// layout when one is declared. Data: `setting` (its text) and `codes`.
+    #[serde(flatten, with = "solved::codes_data")]
     pub codes: [u8; 13],
     /// front, middle, back raw ranks of `codes`.
+    #[serde(rename = "raw_ranks", with = "crate::data::list")]
     pub ranks: [u32; 3],
     /// Value of the decision under the objective (points for every objective but `RowValues`).
     pub value: f64,
-    pub stderr: f64,
+    /// Standard error of `value`: Monte Carlo only.
+    pub stderr: Option<f64>,
     /// The best play's value (the first alternative).
     pub play_value: f64,
     /// The natural held, what each opponent pays for it and its value under the objective.
+    #[serde(rename = "natural_held")]
     pub natural: Option<(NaturalKind, u32, f64)>,
     /// Value of surrendering, where the rule set allows it.
     pub surrender_value: Option<f64>,
     /// The best plays, best first (at most the requested number).
-    pub alternatives: Vec<Ranked>,
+    pub alternatives: Vec<Alternative>,
     /// How many settings the objective looked at (the frontier, every legal setting, or the
     /// plays Monte Carlo raced).
     pub candidates: usize,
     /// Monte Carlo samples drawn (0 for the other objectives).
     pub samples: usize,
-    pub objective: &'static str,
+    /// One of [`Objective::NAMES`].
+    #[serde(deserialize_with = "solved::objective_name")]
+    pub objective: solved::StaticName,
 }
 
 /// The setting of a split of a hand (its codes are the hand's: valid and distinct).
@@ -273,11 +288,11 @@ pub fn solve_with_stop(
         order.retain(|&i| i != f);
         order.insert(0, f);
     }
-    let alternatives: Vec<Ranked> = order
+    let alternatives: Vec<Alternative> = order
         .iter()
         .take(top_k.max(1))
-        .map(|&i| Ranked {
-            split: splits[i],
+        .map(|&i| Alternative {
+            ranks: splits[i].ranks,
             codes: splits[i].row_codes(hand),
             value: values[i].0,
             stderr: values[i].1,
@@ -333,7 +348,7 @@ pub fn solve_with_stop(
         codes,
         ranks,
         value,
-        stderr,
+        stderr: matches!(objective, Objective::MonteCarlo { .. }).then_some(stderr),
         play_value: best.value,
         natural: natural.map(|(k, u, v, _)| (k, u, v)),
         surrender_value,

@@ -155,12 +155,15 @@ impl Default for Budget {
 }
 
 impl Objective {
+    /// Every objective's name, as results and the Python classes name it (Monte Carlo last).
+    pub const NAMES: [&'static str; 4] = ["TableEV", "RowValues", "BestResponse", "MonteCarlo"];
+
     pub fn name(&self) -> &'static str {
-        match self {
-            Objective::TableEv(_) => "TableEV",
-            Objective::RowValues(_) => "RowValues",
-            Objective::BestResponse(_) => "BestResponse",
-            Objective::MonteCarlo { .. } => "MonteCarlo",
-        }
+        Objective::NAMES[match self {
+            Objective::TableEv(_) => 0,
+            Objective::RowValues(_) => 1,
+            Objective::BestResponse(_) => 2,
+            Objective::MonteCarlo { .. } => 3,
+        }]
     }
 }
