@@ -464,3 +464,54 @@ def test_wrong_types_are_package_errors_and_type_errors(call: Any) -> None:
     with pytest.raises(InvalidTypeError) as info:
         call()
     assert isinstance(info.value, TypeError) and isinstance(info.value, ChinesePokerError)
+
+
+# -- what an error names, as attributes ---------------------------------------------------------
+
+
+def test_errors_carry_what_they_name_as_attributes() -> None:
+    from chinese_poker.exceptions import InvalidDecisionError
+
+    with pytest.raises(InvalidCardError) as card:
+        cp.parse_cards("As Kx")
+    assert (card.value.position, card.value.line, card.value.player) == (2, None, None)
+    with pytest.raises(DuplicateCardError) as twice:
+        cp.parse_cards("As Ks As")
+    assert twice.value.position == 3
+    with pytest.raises(InvalidShapeError) as shape:
+        cp.parse_hands([HAND, "As Ks"])
+    assert shape.value.line == 1 and str(shape.value).startswith("line 1: ")
+    with pytest.raises(InvalidCardError) as lined:
+        cp.parse_hands([HAND, HAND.replace("2d", "Xx")])
+    assert (lined.value.line, lined.value.position) == (1, 13)
+    with pytest.raises(InvalidRulesError) as rules:
+        cp.RuleSet.from_dict({**cp.presets.MACEPLAY.to_dict(), "surrender": -1})
+    assert rules.value.field == "surrender"
+    with pytest.raises(InvalidRulesError) as python_side:
+        cp.RuleSet.from_dict({**cp.presets.MACEPLAY.to_dict(), "scoop": 2})
+    assert python_side.value.field == "scoop"
+    with pytest.raises(InvalidArgumentError) as argument:
+        cp.solve(HAND, "maceplay", 2, top_k=0)
+    assert argument.value.argument == "top_k"
+    p0 = ("Qs Qh Qd", "5s 5h 5d Ks Kh", "9s 9h 9d 9c 2s")
+    with pytest.raises(InvalidDecisionError) as decision:
+        cp.settle([p0, cp.Surrender()], "maceplay")
+    assert (decision.value.player, decision.value.row) == (1, None)
+    with pytest.raises(InvalidCardError) as in_row:
+        cp.settle([p0, ("Ac Kc Xx", "Jc Jd 8s 6c 4d", "Ah Th 6h 3h 2h")], "maceplay")
+    assert (in_row.value.player, in_row.value.row, in_row.value.position) == (1, "front", 3)
+    with pytest.raises(DuplicateCardError) as held:
+        cp.settle([p0, ("Qs Kc 7d", "Jc Jd 8s 6c 4d", "Ah Th 6h 3h 2h")], "maceplay")
+    assert held.value.player == 1 and held.value.line is None
+
+
+def test_errors_raised_without_attributes_default_to_none() -> None:
+    error = InvalidShapeError("a message")
+    assert (error.field, error.position, error.line, error.player, error.row, error.argument) == (
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    )

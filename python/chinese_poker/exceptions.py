@@ -17,7 +17,26 @@ __all__ = [
 
 
 class ChinesePokerError(Exception):
-    """Base class of every error this package raises on purpose."""
+    """Base class of every error this package raises on purpose.
+
+    Besides the message, an error carries what it names as attributes, so that no caller has to
+    read them out of the text; each is ``None`` where it does not apply:
+
+    - ``field``: the rule-set field path (``"scoop.kind"``) of an ``InvalidRulesError``;
+    - ``position``: the 1-based position of the card in its text or row (for a duplicate, the
+      second time it appears);
+    - ``line``: the 0-based line of a batch of hands (``parse_hands``);
+    - ``player``: the 0-based seat whose decision or cards are wrong;
+    - ``row``: the row of that player's setting (``"front"``, ``"middle"``, ``"back"``);
+    - ``argument``: the name of the call argument an ``InvalidArgumentError`` refuses.
+    """
+
+    field: str | None = None
+    position: int | None = None
+    line: int | None = None
+    player: int | None = None
+    row: str | None = None
+    argument: str | None = None
 
 
 class InvalidCardError(ChinesePokerError, ValueError):

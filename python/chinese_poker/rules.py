@@ -150,8 +150,11 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
 
 def _fail(path: str, reason: str) -> InvalidRulesError:
-    # For the few checks of Python objects themselves; worded like the core's errors.
-    return InvalidRulesError(f'rule set field "{path}": {reason}')
+    # For the few checks of Python objects themselves; worded like the core's errors, and
+    # naming the field as they do.
+    error = InvalidRulesError(f'rule set field "{path}": {reason}')
+    error.field = path
+    return error
 
 
 def _plain(value: object, depth: int = 0) -> Any:

@@ -56,7 +56,15 @@ fn a_settlement_has_the_shape_of_to_dict_and_comes_back_equal() {
     let data = serde_json::to_value(&s).unwrap();
     assert_eq!(
         keys(&data),
-        ["dealer", "totals", "players", "matchups", "payments", "capped", "bankrolls_after"]
+        [
+            "dealer",
+            "totals",
+            "players",
+            "matchups",
+            "payments",
+            "capped",
+            "bankrolls_after"
+        ]
     );
     assert_eq!(data["totals"], json!(s.totals()));
     let player = &data["players"][2];
@@ -77,7 +85,10 @@ fn a_settlement_has_the_shape_of_to_dict_and_comes_back_equal() {
         ]
     );
     assert_eq!(player["seat"], json!(2));
-    assert_eq!(player["setting"], json!(s.players[2].setting.unwrap().to_string()));
+    assert_eq!(
+        player["setting"],
+        json!(s.players[2].setting.unwrap().to_string())
+    );
     assert!(player["ranks"].is_array());
     let row = &data["matchups"][0]["rows"][1];
     assert_eq!(row["row"], json!("middle"));
@@ -88,11 +99,20 @@ fn a_settlement_has_the_shape_of_to_dict_and_comes_back_equal() {
 fn damaged_settlement_data_is_an_invalid_shape_naming_what_is_wrong() {
     let data = serde_json::to_value(settlement()).unwrap();
     let cases: [(fn(&mut Value), &str); 6] = [
-        (|d| d["players"][0]["status"] = json!("winning"), "status \"winning\""),
+        (
+            |d| d["players"][0]["status"] = json!("winning"),
+            "status \"winning\"",
+        ),
         (|d| d["players"][1]["seat"] = json!(3), "players"),
-        (|d| d["matchups"][0]["rows"][0]["row"] = json!("back"), "rows"),
+        (
+            |d| d["matchups"][0]["rows"][0]["row"] = json!("back"),
+            "rows",
+        ),
         (|d| d["players"][0]["ranks"] = json!([1, 2, 3]), "rank"),
-        (|d| d["players"][0]["natural_value"] = json!(3), "natural without"),
+        (
+            |d| d["players"][0]["natural_value"] = json!(3),
+            "natural without",
+        ),
         (|d| d["payments"][0]["matchup"] = json!(99), "payments"),
     ];
     for (damage, says) in cases {
@@ -135,7 +155,11 @@ fn a_solution_has_the_shape_of_to_dict_and_comes_back_equal() {
         ]
     );
     assert_eq!(data["decision"], json!("play"));
-    assert_eq!(data["stderr"], Value::Null, "a standard error for Monte Carlo only");
+    assert_eq!(
+        data["stderr"],
+        Value::Null,
+        "a standard error for Monte Carlo only"
+    );
     assert_eq!(
         keys(&data["alternatives"][0]),
         ["codes", "raw_ranks", "value", "stderr"]
@@ -153,5 +177,10 @@ fn solution_explain_names_the_table_and_every_alternative() {
     let text = s.explain();
     assert!(text.starts_with("Rule set maceplay, 4 players; objective TableEV: "));
     assert!(text.contains("Next best of "));
-    assert_eq!(text.lines().filter(|l| l.starts_with("  2. ") || l.starts_with("  3. ")).count(), 2);
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("  2. ") || l.starts_with("  3. "))
+            .count(),
+        2
+    );
 }

@@ -11,7 +11,7 @@
 //!
 //! Also here: `parse_hands`, text to the same `uint8` arrays.
 
-use crate::errors::{py_err, OrPyErr};
+use crate::errors::{py_err, py_err_at, OrPyErr, Place};
 use chinese_poker::card::{parse_cards, Card};
 use chinese_poker::error::Error;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -104,23 +104,29 @@ pub fn parse_hands<'py>(
     for (i, item) in iter.enumerate() {
         let item = item?;
         let text = item.cast::<PyString>().map_err(|_| {
-            py_err(Error::InvalidShape {
-                what: format!("line {i}"),
-                expected: "a string of cards".into(),
-                got: item
-                    .get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default(),
-            })
+            line_err(
+                i,
+                Error::InvalidShape {
+                    what: format!("line {i}"),
+                    expected: "a string of cards".into(),
+                    got: item
+                        .get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default(),
+                },
+            )
         })?;
         let parsed = parse_cards(text.to_str()?).map_err(|e| in_line(i, e))?;
         if parsed.len() != cards {
-            return Err(py_err(Error::InvalidShape {
-                what: format!("line {i}"),
-                expected: format!("{cards} cards"),
-                got: chinese_poker::error::count(parsed.len(), "card"),
-            }));
+            return Err(line_err(
+                i,
+                Error::InvalidShape {
+                    what: format!("line {i}"),
+                    expected: format!("{cards} cards"),
+                    got: chinese_poker::error::count(parsed.len(), "card"),
+                },
+            ));
         }
         out.extend(parsed.iter().map(|c: &Card| c.code()));
         n += 1;
@@ -151,5 +157,14 @@ fn in_line(line: usize, e: Error) -> PyErr {
         },
         other => other,
     };
-    py_err(e)
+    line_err(line, e)
+}
+
+/// The exception for an error about line `line` (its `line` attribute).
+fn line_err(line: usize, e: Error) -> PyErr {
+    let place = Place {
+        line: Some(line),
+        ..Place::default()
+    };
+    py_err_at(e, place)
 }

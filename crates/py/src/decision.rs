@@ -10,7 +10,7 @@
 
 use super::cards::{extract_cards, PyCard};
 use super::py_objects::classes;
-use crate::errors::{py_err, OrPyErr};
+use crate::errors::{in_context, py_err, py_err_at, OrPyErr, Place};
 use chinese_poker::card::Card;
 use chinese_poker::error::Error;
 use chinese_poker::rules::{NaturalKind, Row};
@@ -18,12 +18,6 @@ use chinese_poker::score::Decision;
 use chinese_poker::setting::Setting;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
-
-/// The same exception class with `context: ` in front of its message.
-fn with_context(py: Python<'_>, err: PyErr, context: &str) -> PyErr {
-    let message = format!("{context}: {}", err.value(py));
-    PyErr::from_type(err.get_type(py), message)
-}
 
 /// The setting of three row-like objects, read by the one card reader; errors name the row,
 /// and the seat where there is one.
@@ -39,12 +33,24 @@ fn setting_from_rows(
     };
     let mut cards: [Vec<Card>; 3] = Default::default();
     for ((slot, row), obj) in cards.iter_mut().zip(Row::ALL).zip(rows) {
-        *slot = extract_cards(&obj)
-            .map_err(|e| with_context(py, e, &seat(format!("{} row", row.name()))))?;
+        *slot = extract_cards(&obj).map_err(|e| {
+            let place = Place {
+                player,
+                row: Some(row),
+                ..Place::default()
+            };
+            in_context(py, e, &seat(format!("{} row", row.name())), place)
+        })?;
     }
     let setting = Setting::new(&cards[0], &cards[1], &cards[2]).map_err(py_err);
     match player {
-        Some(_) => setting.map_err(|e| with_context(py, e, &seat(String::new()))),
+        Some(_) => setting.map_err(|e| {
+            let place = Place {
+                player,
+                ..Place::default()
+            };
+            in_context(py, e, &seat(String::new()), place)
+        }),
         None => setting,
     }
 }
@@ -137,11 +143,17 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
     match rows {
         Some(rows) => match <[Bound<'_, PyAny>; 3]>::try_from(rows) {
             Ok(rows) => Ok(Decision::Play(setting_from_rows(py, Some(player), rows)?)),
-            Err(rows) => Err(py_err(Error::InvalidShape {
-                what: format!("player {player}"),
-                expected: "3 rows (front, middle, back)".into(),
-                got: chinese_poker::error::count(rows.len(), "row"),
-            })),
+            Err(rows) => Err(py_err_at(
+                Error::InvalidShape {
+                    what: format!("player {player}"),
+                    expected: "3 rows (front, middle, back)".into(),
+                    got: chinese_poker::error::count(rows.len(), "row"),
+                },
+                Place {
+                    player: Some(player),
+                    ..Place::default()
+                },
+            )),
         },
         None => {
             let what = if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {

@@ -1,9 +1,17 @@
 //! The one mapping from the core's `Error` to the exception classes of
 //! `chinese_poker.exceptions` (defined in Python so they have public module paths and can
 //! inherit from `ValueError`). Each class is imported once and cached by PyO3.
+//!
+//! Besides its message, every exception carries what it names as attributes, so that no caller
+//! parses a message: `field` (rule-set field), `position` (1-based card position in a text),
+//! `player` (seat), `argument` (call argument), all from the core error's own fields, and
+//! `line` (line of a batch of hands) and `row` (a setting's row), from the [`Place`] the
+//! bindings know the error at. The others are `None` (declared on the classes).
 
 use chinese_poker::error::Error;
+use chinese_poker::rules::Row;
 use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
 use pyo3::PyErr;
 
 pyo3::import_exception!(chinese_poker.exceptions, InvalidCardError);
@@ -16,24 +24,124 @@ pyo3::import_exception!(chinese_poker.exceptions, InvalidTablesError);
 // Raised by the bindings themselves (a Python type check, not a core error).
 pyo3::import_exception!(chinese_poker.exceptions, InvalidTypeError);
 
+/// Where an error happened, beyond what the core error names: the exception's `line`,
+/// `player` and `row` attributes.
+#[derive(Clone, Copy, Default)]
+pub struct Place {
+    pub line: Option<usize>,
+    pub player: Option<usize>,
+    pub row: Option<Row>,
+}
+
+/// The structured attributes of an exception, by name.
+#[derive(Default)]
+struct Attributes {
+    field: Option<String>,
+    position: Option<usize>,
+    player: Option<usize>,
+    argument: Option<String>,
+    place: Place,
+}
+
+impl Attributes {
+    /// Sets the attributes that are known (a `None` leaves the class default, or what the
+    /// exception already says).
+    fn set(self, err: &PyErr) {
+        Python::attach(|py| {
+            let value = err.value(py);
+            let p = self.place;
+            let row = p.row.map(Row::name);
+            // An exception object takes any attribute: these cannot fail.
+            let _ = (|| -> PyResult<()> {
+                if let Some(v) = self.field {
+                    value.setattr("field", v)?;
+                }
+                if let Some(v) = self.position {
+                    value.setattr("position", v)?;
+                }
+                if let Some(v) = self.player.or(p.player) {
+                    value.setattr("player", v)?;
+                }
+                if let Some(v) = self.argument {
+                    value.setattr("argument", v)?;
+                }
+                if let Some(v) = p.line {
+                    value.setattr("line", v)?;
+                }
+                if let Some(v) = row {
+                    value.setattr("row", v)?;
+                }
+                Ok(())
+            })();
+        })
+    }
+}
+
 /// The exception for a core error: the one place an `Error` becomes a `PyErr` (the orphan
 /// rule keeps this a function, not a `From`; `OrPyErr::py` applies it to a `Result`).
 pub fn py_err(e: Error) -> PyErr {
-    {
-        let message = e.to_string();
-        match e {
-            Error::InvalidCard { .. } => InvalidCardError::new_err(message),
-            Error::DuplicateCard { .. } | Error::DuplicateCardPlayers { .. } => {
-                DuplicateCardError::new_err(message)
+    py_err_at(e, Place::default())
+}
+
+/// [`py_err`] for an error the bindings met at `place` (its message already says where).
+pub fn py_err_at(e: Error, place: Place) -> PyErr {
+    let message = e.to_string();
+    let mut attributes = Attributes {
+        place,
+        ..Attributes::default()
+    };
+    let err = match e {
+        Error::InvalidCard { position, .. } => {
+            attributes.position = Some(position);
+            InvalidCardError::new_err(message)
+        }
+        Error::DuplicateCard { second, .. } => {
+            attributes.position = Some(second);
+            DuplicateCardError::new_err(message)
+        }
+        Error::DuplicateCardPlayers { second, .. } => {
+            attributes.player = Some(second);
+            DuplicateCardError::new_err(message)
+        }
+        Error::InvalidShape { .. } => InvalidShapeError::new_err(message),
+        Error::InvalidRules { field, .. } => {
+            attributes.field = Some(field);
+            InvalidRulesError::new_err(message)
+        }
+        Error::InvalidDecision { player, .. } => {
+            attributes.player = Some(player);
+            InvalidDecisionError::new_err(message)
+        }
+        Error::InvalidArgument { name, .. } => {
+            attributes.argument = Some(name);
+            InvalidArgumentError::new_err(message)
+        }
+        Error::InvalidTables { .. } => InvalidTablesError::new_err(message),
+        Error::Interrupted => return PyKeyboardInterrupt::new_err(message),
+    };
+    attributes.set(&err);
+    err
+}
+
+/// The same exception class with `context: ` in front of its message, its attributes kept and
+/// those of `place` added.
+pub fn in_context(py: Python<'_>, err: PyErr, context: &str, place: Place) -> PyErr {
+    let old = err.value(py);
+    let new = PyErr::from_type(err.get_type(py), format!("{context}: {old}"));
+    let value = new.value(py);
+    for name in ["field", "position", "line", "player", "row", "argument"] {
+        if let Ok(v) = old.getattr(name) {
+            if !v.is_none() {
+                let _ = value.setattr(name, v);
             }
-            Error::InvalidShape { .. } => InvalidShapeError::new_err(message),
-            Error::InvalidRules { .. } => InvalidRulesError::new_err(message),
-            Error::InvalidDecision { .. } => InvalidDecisionError::new_err(message),
-            Error::InvalidArgument { .. } => InvalidArgumentError::new_err(message),
-            Error::InvalidTables { .. } => InvalidTablesError::new_err(message),
-            Error::Interrupted => PyKeyboardInterrupt::new_err(message),
         }
     }
+    Attributes {
+        place,
+        ..Attributes::default()
+    }
+    .set(&new);
+    new
 }
 
 /// `result.py()?` turns a core `Result` into a `PyResult` through `py_err`.

@@ -4,7 +4,6 @@ settings, for hands given as arguments, in a file or on standard input."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -87,12 +86,11 @@ def run(args: argparse.Namespace) -> None:
     try:
         codes = parse_hands(hands)
     except ChinesePokerError as e:
-        # the core names the 0-based line of the batch; say where it came from instead
-        m = re.match(r"line (\d+): (.*)", str(e), re.S)
-        if m is None:
+        if e.line is None:
             fail(argument, str(e))
-        i = int(m.group(1))
-        fail(argument, f"{labels[i]} ({hands[i][:40]!r}): {m.group(2)}")
+        # the error names the 0-based line of the batch; say where it came from instead
+        i = e.line
+        fail(argument, f"{labels[i]} ({hands[i][:40]!r}): {str(e).removeprefix(f'line {i}: ')}")
     rules = load_rules(args.rules)
     objective = (
         MonteCarlo(samples=args.samples, seed=args.seed, threads=args.threads)
