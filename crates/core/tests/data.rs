@@ -95,10 +95,13 @@ fn a_settlement_has_the_shape_of_to_dict_and_comes_back_equal() {
     assert_eq!(back::<Settlement>(data).unwrap(), s);
 }
 
+/// A change that spoils data.
+type Damage = fn(&mut Value);
+
 #[test]
 fn damaged_settlement_data_is_an_invalid_shape_naming_what_is_wrong() {
     let data = serde_json::to_value(settlement()).unwrap();
-    let cases: [(fn(&mut Value), &str); 6] = [
+    let cases: [(Damage, &str); 6] = [
         (
             |d| d["players"][0]["status"] = json!("winning"),
             "status \"winning\"",

@@ -10,7 +10,7 @@
 
 use chinese_poker::error::Error;
 use chinese_poker::rules::Row;
-use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::exceptions::{PyBaseException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 use pyo3::PyErr;
 
@@ -47,33 +47,31 @@ impl Attributes {
     /// Sets the attributes that are known (a `None` leaves the class default, or what the
     /// exception already says).
     fn set(self, err: &PyErr) {
-        Python::attach(|py| {
-            let value = err.value(py);
-            let p = self.place;
-            let row = p.row.map(Row::name);
-            // An exception object takes any attribute: these cannot fail.
-            let _ = (|| -> PyResult<()> {
-                if let Some(v) = self.field {
-                    value.setattr("field", v)?;
-                }
-                if let Some(v) = self.position {
-                    value.setattr("position", v)?;
-                }
-                if let Some(v) = self.player.or(p.player) {
-                    value.setattr("player", v)?;
-                }
-                if let Some(v) = self.argument {
-                    value.setattr("argument", v)?;
-                }
-                if let Some(v) = p.line {
-                    value.setattr("line", v)?;
-                }
-                if let Some(v) = row {
-                    value.setattr("row", v)?;
-                }
-                Ok(())
-            })();
-        })
+        // An exception object takes any attribute: setting them cannot fail.
+        let _ = Python::attach(|py| self.set_on(err.value(py)));
+    }
+
+    fn set_on(self, value: &Bound<'_, PyBaseException>) -> PyResult<()> {
+        let p = self.place;
+        if let Some(v) = self.field {
+            value.setattr("field", v)?;
+        }
+        if let Some(v) = self.position {
+            value.setattr("position", v)?;
+        }
+        if let Some(v) = self.player.or(p.player) {
+            value.setattr("player", v)?;
+        }
+        if let Some(v) = self.argument {
+            value.setattr("argument", v)?;
+        }
+        if let Some(v) = p.line {
+            value.setattr("line", v)?;
+        }
+        if let Some(v) = p.row {
+            value.setattr("row", v.name())?;
+        }
+        Ok(())
     }
 }
 

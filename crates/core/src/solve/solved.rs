@@ -27,17 +27,6 @@ impl Solved {
     }
 }
 
-impl Choice {
-    /// The decision's data name: `play`, `declare` or `surrender`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Choice::Play => "play",
-            Choice::Declare(_) => "declare",
-            Choice::Surrender => "surrender",
-        }
-    }
-}
-
 /// A choice as data: `decision` and the `natural` declared (else `None`).
 pub(super) mod choice_data {
     use super::*;
@@ -62,14 +51,19 @@ pub(super) mod choice_data {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Choice, D::Error> {
         let data = Data::deserialize(d)?;
-        match (data.decision.as_str(), data.natural) {
-            ("play", None) => Ok(Choice::Play),
-            ("surrender", None) => Ok(Choice::Surrender),
-            ("declare", Some(k)) => Ok(Choice::Declare(k)),
-            _ => Err(serde::de::Error::custom(format!(
+        // a natural is declared; without one the name tells a surrender from a play
+        let choice = match data.natural {
+            Some(k) => Choice::Declare(k),
+            None if data.decision == Choice::Surrender.name() => Choice::Surrender,
+            None => Choice::Play,
+        };
+        if choice.name() == data.decision {
+            Ok(choice)
+        } else {
+            Err(serde::de::Error::custom(format!(
                 "decision {:?}",
                 data.decision
-            ))),
+            )))
         }
     }
 }
