@@ -6,7 +6,6 @@ use chinese_poker::error::Error;
 use chinese_poker::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyAny, PyInt, PyList, PyTuple, PyType};
 use rayon::prelude::*;
 use std::hash::{Hash, Hasher};
@@ -90,13 +89,7 @@ impl PyHandRank {
     }
     #[getter]
     fn category<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        static CATEGORY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-        let cls = CATEGORY.get_or_try_init(py, || {
-            py.import("chinese_poker._core")?
-                .getattr("Category")
-                .map(Bound::unbind)
-        })?;
-        cls.bind(py).call1((self.0.category() as u8,))
+        super::py_objects::category(py)?.call1((self.0.category() as u8,))
     }
     /// 3 for a front row, 5 for a middle or back row.
     #[getter]

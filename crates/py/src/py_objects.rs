@@ -1,6 +1,6 @@
 //! Every Python object the extension calls, looked up here and nowhere else: the decision
-//! classes of `chinese_poker.scoring` (`Setting`, `Declare`, `Surrender`) and the layouts of
-//! `chinese_poker.display`. Each is imported on first use and kept for the process, so a
+//! classes of `chinese_poker.scoring` (`Setting`, `Declare`, `Surrender`), the layouts of
+//! `chinese_poker.display` and the `Category` enum (made at module init, `rules.rs`). Each is imported on first use and kept for the process, so a
 //! getter or a `str()` costs one call, never an import or an attribute search of a module.
 //! (The exception classes are imported by the one error mapping, `errors.rs`.)
 
@@ -50,4 +50,16 @@ pub fn display(obj: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
     let module =
         DISPLAY.get_or_try_init(py, || py.import("chinese_poker.display").map(Bound::unbind))?;
     module.bind(py).getattr(function)?.call1((obj,))?.extract()
+}
+
+/// `chinese_poker._core.Category`, the `IntEnum` the module made at init from the core's
+/// categories.
+pub fn category(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static CATEGORY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let cls = CATEGORY.get_or_try_init(py, || {
+        py.import("chinese_poker._core")?
+            .getattr("Category")
+            .map(Bound::unbind)
+    })?;
+    Ok(cls.bind(py))
 }
