@@ -230,7 +230,7 @@ pub fn decision_of_codes<'py>(
         .py()?;
     let c = classes(py)?;
     let setting = || -> PyResult<Bound<'py, PyAny>> {
-        super::results::py_setting(py, &Setting::from_codes(&codes).py()?)
+        super::py_objects::py_setting(py, &Setting::from_codes(&codes).py()?)
     };
     match choice {
         Choice::Play => setting(),
