@@ -3,7 +3,7 @@
 
 use chinese_poker::data::{rebuild, Record};
 use chinese_poker::solve::{solve, Objective, OutcomeTables, Solved, TableEv};
-use chinese_poker::{settle, Decision, Error, Rules, Settlement};
+use chinese_poker::{settle, Decision, Error, Hand, Rules, Settlement};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -20,7 +20,7 @@ fn solved(hand: &[u8; 13]) -> Solved {
     let rules = rules();
     let te = TableEv::new(&rules, 4, OutcomeTables::random_rows(rules.wheel)).unwrap();
     let objective = Objective::TableEv(Arc::new(te));
-    let solution = solve(hand, &rules, 4, &objective, 3).unwrap();
+    let solution = solve(&Hand::new(*hand).unwrap(), &rules, 4, &objective, 3).unwrap();
     Solved {
         solution,
         players: 4,
