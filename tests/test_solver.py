@@ -607,3 +607,12 @@ def test_batch_pruned_search_picks_the_per_call_frontier_best(rules: str) -> Non
         sol = cp.solve(hand, rules, 4, top_k=1)
         if decisions[i] != sol.as_decision():
             assert batch.values[i] == pytest.approx(sol.value, rel=1e-9, abs=1e-9), i
+
+
+def test_explain_is_its_heading_then_the_rest() -> None:
+    for hand, players in (("As Ks Qs Js Ts 9h 9d 2c 3c 4d 5d 7h 8h", 4), (HAND, 2)):
+        sol = cp.solve(hand, "maceplay", players)
+        text = sol.explain()
+        assert text == sol.heading() + "\n" + sol.explain(heading=False)
+        assert text.splitlines()[:2] == [sol.heading(), sol.verdict()]
+        assert sol.heading().startswith(f"Rule set maceplay, {players} players; objective")

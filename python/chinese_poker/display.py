@@ -198,9 +198,7 @@ def _alternative_html(a: Alternative) -> str:
 
 
 def _solution_html(s: Solution) -> str:
-    # the first lines of explain(): the rule set and objective, then the decision and value
-    head = s.explain().splitlines()
-    parts = [_p(head[0]), _p(head[1].rstrip(":")), _setting_html(s.setting, s.ranks)]
+    parts = [_p(s.heading()), _p(s.verdict().rstrip(":")), _setting_html(s.setting, s.ranks)]
     alts = s.alternatives[1:]
     if alts:
         rows = [

@@ -748,9 +748,23 @@ result_class!(PySolution, {
             Choice::Surrender => c.surrender.bind(py).call0(),
         }
     }
-    /// The decision and why, in plain words.
-    fn explain(&self) -> String {
-        self.0.explain()
+    /// The decision and why, in plain words: `heading()`, then the decision (`verdict()`),
+    /// the rows and the next best plays; `heading=False` leaves the first line out.
+    #[pyo3(signature = (heading = true))]
+    fn explain(&self, heading: bool) -> String {
+        if heading {
+            self.0.explain()
+        } else {
+            self.0.solution.details()
+        }
+    }
+    /// The first line of `explain()`: the rule set, the table size and what the value measures.
+    fn heading(&self) -> String {
+        self.0.heading()
+    }
+    /// The second line of `explain()`: the decision and its value.
+    fn verdict(&self) -> String {
+        self.0.solution.verdict()
     }
     fn __str__(&self) -> String {
         self.0.explain()

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> None:
     for i, (hand, sol) in enumerate(zip(hands, solutions, strict=True)):
         out()
         out(bold(f"{seat(i)} is dealt ") + cards_text(hand))
-        # the first line repeats the rule set and objective, said once above
-        out("\n".join(sol.explain().rstrip("\n").splitlines()[1:]))
+        # without its heading: the rule set and objective are said once above
+        out(sol.explain(heading=False).rstrip("\n"))
     out()
     out(result.explain().rstrip("\n"))

@@ -25,15 +25,17 @@ impl Alternative {
 }
 
 impl Solution {
-    /// The decision and why, in plain words: the objective, the decision and its value, the
-    /// rows laid out with their ranks, a natural held but not declared, the next best plays.
-    /// `players` and `rules` name the table it was solved for.
-    pub fn explain(&self, players: usize, rules: &str) -> String {
-        let unit = if self.objective == "RowValues" {
+    fn unit(&self) -> &'static str {
+        if self.objective == "RowValues" {
             ""
         } else {
             " points"
-        };
+        }
+    }
+
+    /// "Rule set maceplay, 4 players; objective TableEV: ...": what the value measures, for the
+    /// table it was solved for (`players`, `rules`); the first line of `explain`.
+    pub fn heading(&self, players: usize, rules: &str) -> String {
         let opp = players.saturating_sub(1);
         let s = if opp > 1 { "s" } else { "" };
         let what = match self.objective {
@@ -44,49 +46,63 @@ impl Solution {
             "BestResponse" => "exact score against the given opponents".into(),
             _ => "sum of your row values".into(),
         };
-        let fmt = |v: f64, se: Option<f64>| fmt_value(v, unit, se);
-        let mut lines = vec![format!(
+        format!(
             "Rule set {rules}, {players} players; objective {}: {what}.",
             self.objective
-        )];
-        let setting = setting_of(&self.codes);
-        let layout: Vec<String> = Row::ALL
-            .into_iter()
-            .zip(self.ranks)
-            .map(|(row, raw)| {
-                let shown: Vec<String> = display_order(setting.row(row))
-                    .iter()
-                    .map(|c| c.pretty())
-                    .collect();
-                format!(
-                    "  {:<7}{:<16} {}",
-                    row.name(),
-                    shown.join(" "),
-                    HandRank::from_raw(raw).describe()
-                )
-            })
-            .collect();
+        )
+    }
+
+    /// "Play, worth +1.234 points:", "Declare ...", "Surrender: ...": the decision and its
+    /// value; the second line of `explain`.
+    pub fn verdict(&self) -> String {
+        let unit = self.unit();
+        let fmt = |v: f64, se: Option<f64>| fmt_value(v, unit, se);
         match (self.choice, self.natural, self.surrender_value) {
-            (Choice::Declare(_), Some((kind, units, v)), _) => lines.push(format!(
+            (Choice::Declare(_), Some((kind, units, v)), _) => format!(
                 "Declare {}: {units} from each opponent, {} (the best play is worth {}).",
                 kind.label(),
                 fmt(v, None),
                 fmt(self.play_value, None)
-            )),
-            (Choice::Surrender, _, Some(v)) => lines.push(format!(
+            ),
+            (Choice::Surrender, _, Some(v)) => format!(
                 "Surrender: {} loses less than the best play ({}).",
                 fmt(v, None),
                 fmt(self.play_value, None)
-            )),
-            _ => lines.push(format!(
+            ),
+            _ => format!(
                 "Play, worth {}:",
                 fmt(
                     self.value,
                     self.stderr.filter(|_| self.choice == Choice::Play)
                 )
-            )),
+            ),
         }
-        lines.extend(layout);
+    }
+
+    /// The decision and why, in plain words: `heading`, then `details`.
+    pub fn explain(&self, players: usize, rules: &str) -> String {
+        format!("{}\n{}", self.heading(players, rules), self.details())
+    }
+
+    /// `explain` without its heading: `verdict`, the rows laid out with their ranks, a natural
+    /// held but not declared, the next best plays.
+    pub fn details(&self) -> String {
+        let unit = self.unit();
+        let fmt = |v: f64, se: Option<f64>| fmt_value(v, unit, se);
+        let mut lines = vec![self.verdict()];
+        let setting = setting_of(&self.codes);
+        lines.extend(Row::ALL.into_iter().zip(self.ranks).map(|(row, raw)| {
+            let shown: Vec<String> = display_order(setting.row(row))
+                .iter()
+                .map(|c| c.pretty())
+                .collect();
+            format!(
+                "  {:<7}{:<16} {}",
+                row.name(),
+                shown.join(" "),
+                HandRank::from_raw(raw).describe()
+            )
+        }));
         if let (Choice::Play, Some((kind, _, v))) = (self.choice, self.natural) {
             lines.push(format!(
                 "Holds {} ({}) but playing is worth more.",

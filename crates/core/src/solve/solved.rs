@@ -25,6 +25,11 @@ impl Solved {
     pub fn explain(&self) -> String {
         self.solution.explain(self.players, &self.rules)
     }
+
+    /// What the value measures at this table ([`Solution::heading`]).
+    pub fn heading(&self) -> String {
+        self.solution.heading(self.players, &self.rules)
+    }
 }
 
 /// A choice as data: `decision` and the `natural` declared (else `None`).
