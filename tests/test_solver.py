@@ -55,6 +55,24 @@ def wild_values() -> S.RowValues:
     return S.RowValues(rng.random(len(front)), rng.random(len(five)), rng.random(len(five)))
 
 
+def _sample_scores(
+    hand: list[int], setting: cp.Setting, rules: cp.RuleSet, table: Any, seed: int, samples: int
+) -> list[float]:
+    """``setting``'s exact score against the very opponents each Monte Carlo sample dealt."""
+    scores = []
+    for i in range(samples):
+        decisions: list[cp.Setting | cp.Declare | cp.Surrender] = []
+        for o in _testing.monte_carlo_opponents(hand, rules.compiled, table, seed, i):
+            c = o[-1]
+            s = cp.Setting(c[:3], c[3:8], c[8:])
+            if o[0] == "surrender":
+                decisions.append(cp.Surrender())
+            else:
+                decisions.append(s if o[0] == "play" else cp.Declare(o[1], s))
+        scores.append(cp.settle([setting, *decisions], rules).raw_totals[0])
+    return scores
+
+
 @pytest.mark.parametrize("rules", ["maceplay", "pokerclub_south", "two_four", "shisanshui"])
 def test_no_objective_returns_a_fouled_setting(rules: str) -> None:
     rs = cp.RuleSet.preset(rules)
@@ -107,18 +125,7 @@ def test_monte_carlo_is_deterministic_and_matches_best_response_on_its_samples()
     # the chosen setting's exact score against the very opponents each sample dealt
     table = S.load_tables("maceplay", 2)
     rs = cp.RuleSet.preset("maceplay")
-    scores = []
-    for i in range(60):
-        opps = _testing.monte_carlo_opponents(hand, rs.compiled, table, 11, i)
-        decisions: list[cp.Setting | cp.Declare | cp.Surrender] = []
-        for o in opps:
-            c = o[-1]
-            s = cp.Setting(c[:3], c[3:8], c[8:])
-            if o[0] == "surrender":
-                decisions.append(cp.Surrender())
-            else:
-                decisions.append(s if o[0] == "play" else cp.Declare(o[1], s))
-        scores.append(cp.settle([a.setting, *decisions], rs).raw_totals[0])
+    scores = _sample_scores(hand, a.setting, rs, table, seed=11, samples=60)
     assert abs(np.mean(scores) - a.value) <= a.stderr
 
 
@@ -506,18 +513,8 @@ def test_monte_carlo_stderr_does_not_wrap_with_huge_values() -> None:
         warnings.simplefilter("ignore")  # no tables are trained for this rule set
         sol = cp.solve(hand, huge, 2, cp.MonteCarlo(samples=40, seed=5))
         table = S.load_tables(huge, 2)
-    scores = []
-    for i in range(40):
-        opps = _testing.monte_carlo_opponents(hand, huge.compiled, table, 5, i)
-        decisions: list[cp.Setting | cp.Declare | cp.Surrender] = []
-        for o in opps:
-            c = o[-1]
-            s = cp.Setting(c[:3], c[3:8], c[8:])
-            if o[0] == "surrender":
-                decisions.append(cp.Surrender())
-            else:
-                decisions.append(s if o[0] == "play" else cp.Declare(o[1], s))
-        scores.append(cp.settle([sol.setting, *decisions], huge).raw_totals[0])
+    assert sol.setting is not None
+    scores = _sample_scores(hand, sol.setting, huge, table, seed=5, samples=40)
     exact = np.std(np.array(scores, dtype=np.float64), ddof=1) / np.sqrt(len(scores))
     assert exact > 1e9
     assert sol.stderr == pytest.approx(exact, rel=1e-9)

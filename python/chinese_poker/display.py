@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from .solver import BatchSolution
     from .table import RoundRecord, Table
 
-__all__ = ["html", "ordered", "row_text", "seat", "text"]
+__all__ = ["Shown", "html", "ordered", "row_text", "seat", "text"]
 
 _ROWS: tuple[str, ...] = _core.ROW_NAMES
 _CHOICES: tuple[str, ...] = _core.CHOICE_NAMES
@@ -655,3 +655,30 @@ def text(obj: object) -> str:
 def html(obj: object) -> str:
     """The HTML Jupyter shows for a package object: every text escaped, cards coloured."""
     return _lookup(_HTML, obj)(obj)
+
+
+# the one-line ``repr`` of the results that are too large to repr field by field
+_REPR: dict[str, Callable[[Any], str]] = {
+    "BatchSolution": batch_repr,
+    "Simulation": simulation_repr,
+    "DuelResult": duel_repr,
+    "RoundRecord": round_repr,
+    "Table": table_repr,
+}
+
+
+class Shown:
+    """What a result class inherits to read through this module: ``str()`` and Jupyter's HTML
+    from the layouts above, and, for a class declared with ``repr=False``, its one-line
+    ``repr`` (a dataclass that keeps its generated ``repr`` overrides this one)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return text(self)
+
+    def __repr__(self) -> str:
+        return _lookup(_REPR, self)(self)
+
+    def _repr_html_(self) -> str:
+        return html(self)

@@ -12,7 +12,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from ._runner import _chunks, _Progress
-from .display import duel_repr, duel_text, html
+from .display import Shown
 from .exceptions import InvalidArgumentError
 from .policies import PolicyLike, _policy_name, _spec
 from .rules import RuleSet, _rule_set
@@ -20,8 +20,8 @@ from .rules import RuleSet, _rule_set
 __all__ = ["DuelResult", "duel"]
 
 
-@dataclass(frozen=True, slots=True)
-class DuelResult:
+@dataclass(frozen=True, slots=True, repr=False)
+class DuelResult(Shown):
     """The edge of policy A over policy B in points per hand from duplicate deals, with its
     paired 95% confidence interval; ``same_share``: the share of hands both set identically;
     ``deals_needed``: deals for the interval to exclude 0 at the observed edge and spread."""
@@ -39,15 +39,6 @@ class DuelResult:
     deals_needed: float
     interrupted: bool
     edges: npt.NDArray[np.float64] = field(repr=False, compare=False)
-
-    def __repr__(self) -> str:
-        return duel_repr(self)
-
-    def __str__(self) -> str:
-        return duel_text(self)
-
-    def _repr_html_(self) -> str:
-        return html(self)
 
 
 def duel(

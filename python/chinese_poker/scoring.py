@@ -24,7 +24,7 @@ from typing import Any, Literal, TypeAlias
 
 from . import _core
 from ._core import Card, CardSet, HandRank, Matchup, Payment, PlayerResult, RowResult, Settlement
-from .display import html, text
+from .display import Shown
 from .exceptions import (
     InvalidArgumentError,
     InvalidDecisionError,
@@ -55,7 +55,7 @@ MatchupKind = Literal["rows", "foul", "both fouled", "natural", "surrender"]
 
 
 @dataclass(frozen=True, slots=True)
-class Setting:
+class Setting(Shown):
     """13 cards set as front (3), middle (5) and back (5). Rows are checked for size and the
     13 cards for duplicates on construction (errors name the row); fouls are allowed here and
     judged by the rule set when settling. Each row may be a card string or a sequence of cards.
@@ -138,19 +138,12 @@ class Setting:
             "codes": _core.decision_codes(self, 0)[0],
         }
 
-    def __str__(self) -> str:
-        """Three rows, each in the one display order (:func:`chinese_poker.display.ordered`)."""
-        return text(self)
-
     def __repr__(self) -> str:
         return f"Setting.parse({self.to_text()!r})"
 
-    def _repr_html_(self) -> str:
-        return html(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Declare:
+class Declare(Shown):
     """Declare a natural instead of playing rows. ``setting`` lays out the 13 cards (where the
     rule set requires it, the rows must display the natural)."""
 
@@ -174,25 +167,13 @@ class Declare:
         """Plain data: the setting's :meth:`Setting.to_dict` as a ``"declare"`` of ``natural``."""
         return {**self.setting.to_dict(), "decision": "declare", "natural": self.natural}
 
-    def __str__(self) -> str:
-        return text(self)
-
-    def _repr_html_(self) -> str:
-        return html(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Surrender:
+class Surrender(Shown):
     """Give up before the showdown and pay each opponent the rule set's surrender cost."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"decision": "surrender"}
-
-    def __str__(self) -> str:
-        return "surrender"
-
-    def _repr_html_(self) -> str:
-        return html(self)
 
 
 DecisionLike: TypeAlias = Setting | Declare | Surrender | Sequence[RowLike]

@@ -37,7 +37,7 @@ from ._runner import (
     _play_range,
     _Progress,
 )
-from .display import html, simulation_repr, text
+from .display import Shown
 
 # DuelResult, duel, Greedy, PolicyLike, RandomLegal: still importable from here, where they
 # were defined before this module was split by job.
@@ -82,7 +82,7 @@ def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.ND
 
 
 @dataclass(frozen=True, slots=True)
-class SeatSummary:
+class SeatSummary(Shown):
     """One seat's results over a run: mean points per round with a 95% confidence interval,
     and how often the seat scooped an opponent, swept, fouled, was paid a natural or
     surrendered (per round)."""
@@ -100,20 +100,14 @@ class SeatSummary:
     natural_rate: float
     surrender_rate: float
 
-    def __str__(self) -> str:
-        return text(self)
-
-    def _repr_html_(self) -> str:
-        return html(self)
-
 
 def _summaries(tally: _core.SeatTally, names: Sequence[str]) -> tuple[SeatSummary, ...]:
     """Each seat's summary: every figure computed by the core from the run's running sums."""
     return tuple(SeatSummary(policy=names[s["seat"]], **s) for s in tally.summary())
 
 
-@dataclass
-class Simulation:
+@dataclass(repr=False)
+class Simulation(Shown):
     """The result of :func:`simulate`.
 
     ``columns`` maps each name of :data:`COLUMNS` to a numpy array with one row per (round,
@@ -143,16 +137,6 @@ class Simulation:
     def summary(self) -> tuple[SeatSummary, ...]:
         """Per seat: mean points per round with a 95% interval and the event rates."""
         return _summaries(self._tally, self.policies)
-
-    def __repr__(self) -> str:
-        return simulation_repr(self)
-
-    def __str__(self) -> str:
-        """The run, then the per-seat table: points per round with its 95% interval, rates."""
-        return text(self)
-
-    def _repr_html_(self) -> str:
-        return html(self)
 
     def _need_columns(self) -> dict[str, npt.NDArray[Any]]:
         if self.columns is None:

@@ -44,7 +44,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from ._core import Alternative, HandRank, Solution, parse_hands
-from .display import batch_repr, html, text
+from .display import Shown
 from .exceptions import InvalidArgumentError, InvalidShapeError
 from .rules import RuleSet, _rule_set
 from .scoring import DecisionLike, Declare, Setting, Surrender
@@ -472,8 +472,8 @@ def solve(
     return _solver(rules, players, objective).solve(hand, top_k)
 
 
-@dataclass(frozen=True, eq=False)
-class BatchSolution:
+@dataclass(frozen=True, eq=False, repr=False)
+class BatchSolution(Shown):
     """Batch results, one row per hand: ``settings`` (N, 13) uint8 codes in front/middle/back
     order, ``values`` (N,) expected scores, ``decisions`` (N,) uint8 (0 play, 1 declare,
     2 surrender) and ``naturals`` (N,) uint8, the declared natural's index in
@@ -503,16 +503,6 @@ class BatchSolution:
     def decisions_list(self) -> list[Setting | Declare | Surrender]:
         """Every hand's decision, in order."""
         return [self.decision(i) for i in range(len(self.decisions))]
-
-    def __repr__(self) -> str:
-        return batch_repr(self)
-
-    def __str__(self) -> str:
-        """The decisions counted, then the first hands: decision, rows and value."""
-        return text(self)
-
-    def _repr_html_(self) -> str:
-        return html(self)
 
 
 def solve_batch(

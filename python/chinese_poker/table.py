@@ -28,7 +28,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from ._core import Card
-from .display import html, round_repr, table_repr, text
+from .display import Shown
 from .exceptions import InvalidArgumentError, InvalidDecisionError
 from .policies import PolicyLike, _spec
 from .rules import RuleSet, _rule_set
@@ -49,8 +49,8 @@ def _as_decision(seat: int, d: object) -> Setting | Declare | Surrender:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
+@dataclass(frozen=True, slots=True, repr=False)
+class RoundRecord(Shown):
     """One settled round: who dealt, the hands, what each seat did (and who timed out), and
     the money."""
 
@@ -75,15 +75,6 @@ class RoundRecord:
             "settlement": self.settlement.to_dict(),
         }
 
-    def __repr__(self) -> str:
-        return round_repr(self)
-
-    def __str__(self) -> str:
-        return text(self)
-
-    def _repr_html_(self) -> str:
-        return html(self)
-
 
 def _describe(d: Setting | Declare | Surrender) -> str:
     if isinstance(d, Surrender):
@@ -93,7 +84,7 @@ def _describe(d: Setting | Declare | Surrender) -> str:
     return d.to_text()
 
 
-class Table:
+class Table(Shown):
     """A table of ``players`` seats under ``rules``.
 
     ``bankrolls``: each seat's money (``None``: no bankrolls; the cap applies only where the
@@ -139,16 +130,6 @@ class Table:
         self.history: list[RoundRecord] = []
         self._hands: npt.NDArray[np.uint8] | None = None
         self._decisions: dict[int, Setting | Declare | Surrender] = {}
-
-    def __repr__(self) -> str:
-        return table_repr(self)
-
-    def __str__(self) -> str:
-        """The setup, the hands of a round in progress, and each settled round's totals."""
-        return text(self)
-
-    def _repr_html_(self) -> str:
-        return html(self)
 
     # -- a round ---------------------------------------------------------------------------
 
