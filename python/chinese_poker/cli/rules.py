@@ -9,6 +9,7 @@ import textwrap
 from typing import Any
 
 from .. import _core
+from ..about import docs_url
 from ..rules import RuleSet
 from ._options import Shared, command
 from ._shared import blame, bold, check_out_file, load_rules, out, out_json, table
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> None:
         house = base.replace(name=args.name)
     text = (
         f"# {args.name}: a rule set based on {base.name}. Change what your house does\n"
-        "# differently; docs/rules.md lists every field with its default and bounds.\n"
+        f"# differently; every field, its default and bounds: {docs_url('rules/')}\n"
         "# Use it with --rules FILE.toml, or RuleSet.from_toml(text) in Python.\n" + house.to_toml()
     )
     if args.out is None:

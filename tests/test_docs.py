@@ -1,0 +1,112 @@
+"""The README and the documentation site: every Python block runs, every README link works on a
+package page (absolute, on the one documentation base URL, to a page that exists, or a heading
+of the README itself), and what the package shows a user points where the site has a page."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import chinese_poker as cp
+import pytest
+from chinese_poker.about import docs_url, versions
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = [README, *sorted(DOCS.rglob("*.md"))]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+BASE = PYPROJECT["project"]["urls"]["Documentation"]
+REPOSITORY = PYPROJECT["project"]["urls"]["Repository"]
+
+
+def python_blocks() -> list[tuple[Path, int, str]]:
+    """Every fenced ```python block of the README and the docs, with the line it starts on."""
+    blocks = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for match in re.finditer(r"^```python[^\n]*\n(.*?)^```", text, flags=re.S | re.M):
+            line = text.count("\n", 0, match.start()) + 1
+            blocks.append((page, line, match.group(1)))
+    return blocks
+
+
+def test_there_are_examples_to_run() -> None:
+    pages = {page for page, _, _ in python_blocks()}
+    assert README in pages and len(pages) >= 8
+
+
+@pytest.mark.parametrize(
+    "block", python_blocks(), ids=lambda b: f"{b[0].relative_to(ROOT)} line {b[1]}"
+)
+def test_example_runs(
+    block: tuple[Path, int, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each block runs on its own, so each must be self-contained (in a scratch directory)."""
+    page, line, source = block
+    monkeypatch.chdir(tmp_path)
+    code = compile("\n" * (line) + source, str(page), "exec")
+    exec(code, {"__name__": f"docs_{page.stem}_{line}"})
+
+
+def _links(text: str) -> list[str]:
+    return re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r"(?<![(\[])https?://[^\s)>]+", text)
+
+
+def _headings(text: str) -> set[str]:
+    slugs = set()
+    for heading in re.findall(r"^#+ (.+)$", text, flags=re.M):
+        slugs.add(re.sub(r"[^\w\- ]", "", heading.lower()).strip().replace(" ", "-"))
+    return slugs
+
+
+def test_readme_is_a_package_page() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 200
+    links = _links(text)
+    assert len(links) >= 10
+    for link in links:
+        if link.startswith("#"):
+            assert link[1:] in _headings(text), link
+            continue
+        assert link.startswith("https://"), f"{link}: a relative link is dead on a package page"
+        if link.startswith(BASE):
+            # a page of the site: docs/<page>.md or docs/<page>/index.md
+            page = link[len(BASE) :].strip("/")
+            found = [DOCS / f"{page}.md", DOCS / page / "index.md"] if page else [DOCS / "index.md"]
+            assert any(p.exists() for p in found), f"{link}: no such page in docs/"
+
+
+def test_one_base_url() -> None:
+    """pyproject.toml's Documentation URL is the base every other place builds on."""
+    mkdocs = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert f"site_url: {BASE}\n" in mkdocs
+    assert f"repo_url: {REPOSITORY}\n" in mkdocs
+    urls = PYPROJECT["project"]["urls"]
+    assert {"Homepage", "Documentation", "Repository", "Issues", "Changelog"} <= set(urls)
+    for url in urls.values():
+        assert url.startswith((BASE, REPOSITORY)), url
+    assert urls["Changelog"] == BASE + "changelog/" and (DOCS / "changelog.md").exists()
+
+
+def test_what_the_package_points_to_exists() -> None:
+    """docs_url builds on the installed metadata's Documentation URL, and every page the package
+    names (in messages and docstrings) is a page of the site."""
+    assert docs_url() == BASE
+    assert docs_url("rules/") == BASE + "rules/"
+    source = ROOT / "python" / "chinese_poker"
+    named = set()
+    for path in source.rglob("*.py"):
+        named |= set(re.findall(r"docs_url\(\s*[\"']([^\"']+)[\"']", path.read_text("utf-8")))
+    assert named, "the package names no page"
+    for page in named:
+        assert (DOCS / f"{page.strip('/')}.md").exists(), page
+
+
+def test_show_versions(capsys: pytest.CaptureFixture[str]) -> None:
+    cp.show_versions()
+    out = capsys.readouterr().out
+    for name in ("chinese-poker", "python", "numpy", "pyarrow", "ray", "platform"):
+        assert re.search(rf"^{name} +\S", out, flags=re.M), name
+    assert versions()["chinese-poker"] == cp.__version__
