@@ -103,6 +103,15 @@ fn random_setting(rng: &mut R, hand: &[Card], legal: bool, rules: &Rules) -> Set
     panic!("no setting found for {hand:?}");
 }
 
+/// `n` players' random decisions on freshly dealt hands.
+fn random_round(rng: &mut R, n: usize, rules: &Rules) -> Vec<Decision> {
+    let hands = deal(rng, n);
+    hands
+        .iter()
+        .map(|h| random_decision(rng, h, rules))
+        .collect()
+}
+
 /// A random decision: mostly legal play, sometimes a foul, a surrender, a natural declared or
 /// a false declaration, within what the rule set allows.
 fn random_decision(rng: &mut R, hand: &[Card], rules: &Rules) -> Decision {
@@ -151,11 +160,7 @@ fn zero_sum_and_mirror_symmetry() {
         let mut kinds = std::collections::HashSet::new();
         for i in 0..1500 {
             let n = 2 + i % 3;
-            let hands = deal(&mut rng, n);
-            let d: Vec<Decision> = hands
-                .iter()
-                .map(|h| random_decision(&mut rng, h, &rules))
-                .collect();
+            let d = random_round(&mut rng, n, &rules);
             let dealer = rng.random_range(0..n);
             let bankrolls: Vec<i64> = (0..n).map(|_| rng.random_range(0..40)).collect();
             let out = settle(&d, &rules, Some(&bankrolls), dealer).unwrap();
@@ -584,11 +589,7 @@ fn settle_agrees_with_the_reference_table() {
     for (name, rules) in rule_sets() {
         for i in 0..1500 {
             let n = 2 + i % 3;
-            let hands = deal(&mut rng, n);
-            let d: Vec<Decision> = hands
-                .iter()
-                .map(|h| random_decision(&mut rng, h, &rules))
-                .collect();
+            let d = random_round(&mut rng, n, &rules);
             let out = settle(&d, &rules, None, 0).unwrap();
             let (matchups, totals) = reference_table(&rules, &d);
             let got: Vec<i64> = out.matchups.iter().map(|m| m.points).collect();
