@@ -86,6 +86,7 @@ def test_every_command_has_help_with_an_example(command: list[str]) -> None:
     assert "usage: chinese-poker" in text
     examples = text.split("examples:", 1)[1]
     assert "chinese-poker " in examples
+    assert "``" not in text and ":func:" not in text and ":class:" not in text  # no reST markup
 
 
 # -- solve -------------------------------------------------------------------------------------

@@ -394,3 +394,41 @@ def test_red_and_black_suits() -> None:
     markup = cp.CardSet("Ah Ad As Ac")._repr_html_()
     by_card = {card: colour for colour, card in re.findall(r'color:(#[0-9a-f]+)">(..)<', markup)}
     assert by_card["A♥"] == by_card["A♦"] != by_card["A♠"] == by_card["A♣"]
+
+
+# -- rule sets ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", _core.PRESET_NAMES)
+def test_rule_set_reads_field_by_field(preset: str) -> None:
+    """str() is one line per scoring rule, in the names the TOML uses, the bonus table as a
+    grid; the repr stays the evaluable dataclass one."""
+    rules = cp.RuleSet.preset(preset)
+    text = str(rules)
+    lines = text.splitlines()
+    assert lines[0].startswith(f"{preset}: ")
+    assert all(len(line) <= 100 for line in lines if "naturals" not in line)
+    fields = {line.split()[0] for line in lines[1:] if line.startswith("  ") and line[2] != " "}
+    assert fields >= {"wheel", "bonus", "scoop", "sweep", "foul", "naturals", "timeout"}
+    for natural, value in rules.to_dict()["naturals"]["values"].items():
+        assert f"{natural} {value}" in text
+    bonus = rules.to_dict()["bonus"]
+    for row in _core.ROW_NAMES:
+        for category, value in bonus.get(row, {}).items():
+            grid = next(line for line in lines if line.split()[:1] == [row])
+            header = next(line for line in lines if line.split()[:1] == ["row"])
+            assert grid[header.index(category) :].split()[0] == str(value), (row, category)
+    assert repr(rules).startswith(f"RuleSet(name={preset!r}")
+
+
+@pytest.mark.parametrize("preset", _core.PRESET_NAMES)
+def test_rule_set_html(preset: str) -> None:
+    rules = cp.RuleSet.preset(preset)
+    checker = check_html(rules._repr_html_())
+    text = " ".join(checker.text)
+    for field in ("wheel", "scoop", "sweep", "foul", "naturals", "timeout"):
+        assert field in text
+    for natural in rules.to_dict()["naturals"]["values"]:
+        assert natural in text
+    if any(rules.to_dict()["bonus"].get(row) for row in _core.ROW_NAMES):
+        assert checker.tags["table"] == 2  # the fields, and the bonus grid inside them

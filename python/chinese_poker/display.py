@@ -21,6 +21,7 @@ light and dark notebook themes alike.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
         Solution,
     )
     from .duels import DuelResult
+    from .rules import RuleSet
     from .scoring import Declare, Setting
     from .simulate import SeatSummary, Simulation
     from .solver import BatchSolution
@@ -55,6 +57,7 @@ __all__ = ["Shown", "html", "ordered", "row_text", "seat", "text"]
 _ROWS: tuple[str, ...] = _core.ROW_NAMES
 _CHOICES: tuple[str, ...] = _core.CHOICE_NAMES
 _BATCH_SHOWN = 10  # hands a batch solution lists before "and N more"
+_WRAP = 96  # the width long free text (a rule set's description and source) is wrapped to
 
 
 # -- pieces ------------------------------------------------------------------------------------
@@ -595,6 +598,91 @@ def _table_html(t: Table) -> str:
     return _div(*parts)
 
 
+# -- rule sets ---------------------------------------------------------------------------------
+# A rule set reads in the names its TOML and JSON use (``full_house``, ``must_declare``), so
+# what a person sees is what they would write to change it.
+
+
+def _rules_fields(r: RuleSet) -> list[tuple[str, str]]:
+    """(field, value) of every scoring rule but the bonus grid, in the data's order."""
+    d = r.to_dict()
+
+    def part(x: dict[str, Any]) -> str:
+        kind, amount = x["kind"], x["amount"]
+        return kind if kind in ("none", "as_scooped", "reject") else f"{kind} {amount}"
+
+    sweep = d["sweep"]
+    naturals = d["naturals"]
+    values = ", ".join(f"{k} {v}" for k, v in naturals["values"].items())
+    shown = ", rows must show it" if naturals["must_show"] else ""
+    mode = d["bonus"]["mode"]
+    return [
+        ("wheel", d["wheel"]),
+        ("bonus", f"mode {mode}" if any(d["bonus"].get(row) for row in _ROWS) else "none"),
+        ("double_bonus", "yes" if d["double_bonus"] else "no"),
+        ("majority_point", str(d["majority_point"])),
+        ("overall_point", str(d["overall_point"])),
+        ("scoop", part(d["scoop"])),
+        (
+            "sweep",
+            "none"
+            if sweep["multiplier"] == 1
+            else f"x{sweep['multiplier']} from {sweep['min_players']} players"
+            + ("" if sweep["fouled_counts"] else ", fouled opponents do not count"),
+        ),
+        ("foul", part(d["foul"])),
+        ("naturals", f"{naturals['declaration']}{shown}: {values}" if values else "none"),
+        ("surrender", "not allowed" if d["surrender"] is None else str(d["surrender"])),
+        ("suit_order", d["suit_order"] or "none"),
+        ("bankroll_cap", "yes" if d["bankroll_cap"] else "no"),
+        ("timeout", d["timeout"]),
+    ]
+
+
+def _bonus_grid(r: RuleSet) -> tuple[list[str], list[list[str]]]:
+    """The bonus table as a grid: a row per hand row, a column per category any row pays."""
+    bonus = r.to_dict()["bonus"]
+    paid = {row: bonus.get(row, {}) for row in _ROWS}
+    names = [c for c in _core.CATEGORY_NAMES if any(c in paid[row] for row in _ROWS)]
+    grid = [[row, *(str(paid[row].get(c, "-")) for c in names)] for row in _ROWS]
+    return ["row", *names], grid
+
+
+def _rules_head(r: RuleSet) -> str:
+    return (
+        "\n".join(textwrap.wrap(f"{r.name}: {r.description}", _WRAP)) if r.description else r.name
+    )
+
+
+def _rules_text(r: RuleSet) -> str:
+    fields = _rules_fields(r)
+    width = max(len(k) for k, _ in fields)
+    lines = [_rules_head(r)]
+    for key, value in fields:
+        lines.append(f"  {key:<{width}}  {value}")
+        headers, grid = _bonus_grid(r)
+        if key == "bonus" and len(headers) > 1:
+            pad = " " * (width + 4)
+            lines += [pad + line for line in _table(headers, grid).splitlines()]
+    if r.source:
+        wrapped = textwrap.wrap(r.source, _WRAP - width - 4)
+        lines.append(f"  {'source':<{width}}  {wrapped[0]}")
+        lines += [" " * (width + 4) + more for more in wrapped[1:]]
+    return "\n".join(lines)
+
+
+def _rules_html(r: RuleSet) -> str:
+    headers, grid = _bonus_grid(r)
+    grid_html = _html_table(headers, [[_cell(c) for c in row] for row in grid])
+    rows = [
+        [_cell(key), _cell(value) + (grid_html if key == "bonus" and len(headers) > 1 else "")]
+        for key, value in _rules_fields(r)
+    ]
+    if r.source:
+        rows.append([_cell("source"), _cell(r.source)])
+    return _div(_p(_rules_head(r)), _html_table(["field", "value"], rows))
+
+
 # -- dispatch ----------------------------------------------------------------------------------
 
 _TEXT: dict[str, Callable[[Any], str]] = {
@@ -613,6 +701,7 @@ _TEXT: dict[str, Callable[[Any], str]] = {
     "DuelResult": duel_text,
     "RoundRecord": _round_text,
     "Table": _table_text,
+    "RuleSet": _rules_text,
 }
 
 _HTML: dict[str, Callable[[Any], str]] = {
@@ -635,6 +724,7 @@ _HTML: dict[str, Callable[[Any], str]] = {
     "DuelResult": _duel_html,
     "RoundRecord": _round_html,
     "Table": _table_html,
+    "RuleSet": _rules_html,
 }
 
 

@@ -41,6 +41,7 @@ import tomli_w
 
 from . import _core
 from ._core import Category
+from .display import Shown
 from .exceptions import InvalidArgumentError, InvalidRulesError
 
 __all__ = [
@@ -475,7 +476,7 @@ _PARTS: dict[str, type[Any]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class RuleSet:
+class RuleSet(Shown):
     """A complete, validated rule set (docs/rules.md, "Rule fields"). Immutable; derive with
     :meth:`replace`.
 

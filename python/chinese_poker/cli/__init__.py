@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from .. import _core
 from ..exceptions import ChinesePokerError
 from . import demo, duel, rules, settle, simulate, solve, tables
-from ._options import Parser, shared
+from ._options import Parser, plain, shared
 from ._shared import EXIT_INTERRUPTED, EXIT_USAGE, PROG, CliError
 from ._shared import _Style as _Style
 from ._shared import paint as paint
@@ -39,7 +39,7 @@ COMMANDS = (solve, settle, simulate, duel, rules, tables, demo)
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
-        description=__doc__,
+        description=plain(__doc__ or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog='examples:\n  chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"\n'
         "  chinese-poker COMMAND --help",

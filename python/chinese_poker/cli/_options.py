@@ -6,6 +6,7 @@ builds its own parser with :func:`command`, from the shared option groups it nee
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -21,6 +22,13 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
+
+def plain(doc: str) -> str:
+    """A docstring as ``--help`` shows it: reST literals (````x````) and roles (``:func:`x```)
+    become plain text, so the same text serves the API docs and the terminal."""
+    doc = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", doc)
+    return re.sub(r"``([^`]+)``", r"\1", doc)
 
 
 def int_arg(what: str, low: int, high: int | None = None) -> Callable[[str], int]:
