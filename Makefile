@@ -11,7 +11,7 @@ WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 
 .PHONY: demo test dev wheel sdist wheel-check lint docs rust-test py-test fuzz bench clean
 
-$(VENV)/.ready: pyproject.toml
+$(VENV)/.ready: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "maturin>=1.9.4,<2" "numpy>=1.24" "tomli-w>=1.0" "tqdm>=4.60" "pyarrow>=14" "ray>=2.9" "matplotlib>=3.7" \

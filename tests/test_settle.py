@@ -155,6 +155,11 @@ def test_bankroll_cap() -> None:
         assert capped.totals[seat] >= -bank and capped.totals[seat] <= bank
     assert any(p.paid < p.owed for p in capped.payments)
     assert "capped by bankrolls" in capped.explain()
+    # the cap is named only where it took something
+    rich = cp.settle(hands, "pokerfever_eastern", bankrolls=[1000] * 4, dealer=1)
+    assert rich.capped and all(p.paid == p.owed for p in rich.payments)
+    assert "capped" not in rich.explain()
+    assert "; middle " in rich.explain() and "; back " in rich.explain()
     # Bankrolls are ignored by rule sets without the cap.
     assert (
         cp.settle(hands, "maceplay", bankrolls=banks).totals == cp.settle(hands, "maceplay").totals

@@ -359,7 +359,8 @@ def _grid(s: Settlement) -> list[list[str]]:
 
 
 def _settlement_head(s: Settlement) -> str:
-    capped = ", payments capped by bankrolls" if s.capped else ""
+    # named only where the cap took something, as explain() does
+    capped = ", payments capped by bankrolls" if any(p.paid != p.owed for p in s.payments) else ""
     return f"{len(s.players)} players, dealer {seat(s.dealer)}{capped}"
 
 

@@ -457,7 +457,9 @@ fn bankroll_cap_in_dealer_order() {
         .map(|&i| (out.matchups[i].a, out.matchups[i].b))
         .collect();
     assert_eq!(pairs, [(2, 3), (0, 2), (1, 2), (0, 3), (1, 3), (0, 1)]);
-    assert!(out.explain().contains("payments from P2"));
+    assert!(out
+        .explain()
+        .contains("payments in order, starting with P2 (right of the dealer):\n"));
 }
 
 #[test]

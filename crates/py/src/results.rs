@@ -514,7 +514,8 @@ result_class!(PySettlement, text, {
     fn payments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         Part::all(py, self.0.clone(), self.0.payments.len(), PyPayment)
     }
-    /// Whether the payments were capped by bankrolls.
+    /// Whether the bankroll cap applied (the rule set caps payments and bankrolls were given);
+    /// what it took is each payment's `owed` above its `paid`.
     #[getter]
     fn capped(&self) -> bool {
         self.0.capped

@@ -36,7 +36,7 @@ impl Settlement {
             if let (Some(ranks), Status::Played | Status::Fouled) = (p.ranks, p.status) {
                 let _ = write!(
                     line,
-                    "; front {}, middle {}, back {}",
+                    "; front {}; middle {}; back {}",
                     ranks[0].describe(),
                     ranks[1].describe(),
                     ranks[2].describe()
@@ -169,11 +169,13 @@ impl Settlement {
                 signed(-m.points)
             );
         }
+        // the cap is named only where it took something: a capped rule set whose bankrolls
+        // covered every debt paid in full
         let _ = writeln!(
             out,
-            "payments from {} (right of the dealer){}:",
+            "payments in order, starting with {} (right of the dealer){}:",
             player_label((self.dealer + 1) % n),
-            if self.capped {
+            if self.payments.iter().any(|p| p.paid != p.owed) {
                 ", capped by bankrolls"
             } else {
                 ""

@@ -258,7 +258,8 @@ pub struct Settlement {
     pub matchups: Vec<Matchup>,
     /// Non-zero matchup payments in dealer order (see the module docs).
     pub payments: Vec<Payment>,
-    /// Whether the payments were capped by bankrolls.
+    /// Whether the bankroll cap applied (the rule set caps payments and bankrolls were given);
+    /// what it took is each payment's `owed` above its `paid`.
     pub capped: bool,
     /// Bankrolls after the payments, if bankrolls were given.
     pub bankrolls_after: Option<Vec<i64>>,
