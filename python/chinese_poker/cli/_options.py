@@ -1,11 +1,12 @@
 """The options several commands take, each defined once here with its bounds and default (from
 ``_core`` where the core owns them), and the way a command's parser is made. A command module
-builds its own parser with :func:`command`, from the shared option groups it needs
-(:class:`Shared`) and its own options."""
+builds its own parser with :func:`command`, from its docstring (the help a person reads), the
+shared option groups it needs (:class:`Shared`) and its own options."""
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
 import sys
 import textwrap
@@ -105,20 +106,29 @@ def progress(args: argparse.Namespace) -> bool:
 
 
 def command(
-    sub: Any,
-    name: str,
-    summary: str,
-    examples: Sequence[str],
-    parents: Sequence[argparse.ArgumentParser],
-    details: str = "",
+    sub: Any, name: str, doc: str | None, parents: Sequence[argparse.ArgumentParser], **fill: str
 ) -> argparse.ArgumentParser:
-    """A command's (or an action's) parser: its summary, details and examples in ``--help``."""
-    epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples)
+    """A command's (or an action's) parser, its help written once, in ``doc`` (the command
+    module's docstring, or an action's): the first paragraph is the summary the command list
+    shows, the paragraphs after it the details, and the indented lines after ``Examples:`` the
+    examples (a line indented deeper continues the one before). ``name`` is the command (a
+    module's ``__name__`` gives its last part); ``{field}``s of the details are filled from
+    ``fill``."""
+    text, _, examples = inspect.cleandoc(doc or "").partition("\nExamples:\n")
+    summary, *details = (" ".join(part.split()) for part in text.split("\n\n"))
+    about = "\n\n".join(textwrap.fill(plain(d.format(**fill) if fill else d), 88) for d in details)
+    shown: list[str] = []
+    for line in filter(str.strip, examples.splitlines()):
+        # an example runs on over lines indented deeper than the one it starts on
+        if shown and len(line) - len(line.lstrip()) > 4:
+            shown[-1] += " " + line.strip()
+        else:
+            shown.append(line.strip())
     p: argparse.ArgumentParser = sub.add_parser(
-        name,
-        help=summary,
-        description=summary + (f"\n\n{textwrap.fill(details, 88)}" if details else ""),
-        epilog=epilog,
+        name.rpartition(".")[2],
+        help=plain(summary),
+        description=plain(summary) + (f"\n\n{about}" if about else ""),
+        epilog="examples:\n" + "\n".join(f"  {e}" for e in shown),
         parents=list(parents),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

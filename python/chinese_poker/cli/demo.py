@@ -1,5 +1,9 @@
-"""``chinese-poker demo``: deal a round, solve every hand and settle it, printing the seed that
-replays it."""
+"""deal a round, solve every hand and settle it; prints the seed to replay it
+
+Examples:
+    chinese-poker demo
+    chinese-poker demo --players 3 --seed 42 --rules shisanshui
+"""
 
 from __future__ import annotations
 
@@ -12,13 +16,7 @@ from ._shared import PROG, bold, cards_text, load_rules, out, out_json, seat
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(
-        sub,
-        "demo",
-        "deal a round, solve every hand and settle it; prints the seed to replay it",
-        ["chinese-poker demo", "chinese-poker demo --players 3 --seed 42 --rules shisanshui"],
-        [shared.common, shared.as_json, shared.rules],
-    )
+    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules])
     p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
     p.add_argument("--seed", type=SEED, default=None, help="default: a random seed, printed")
     p.set_defaults(run=run)

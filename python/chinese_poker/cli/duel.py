@@ -1,5 +1,13 @@
-"""``chinese-poker duel``: duplicate deals of policy A against policy B, A's edge in points per
-hand with its interval, and which is better at this number of deals."""
+"""duplicate deals of policy A against B: A's edge in points per hand, with its interval
+
+Policies: {policies}. Every deal is replayed with the seats rotated so that A holds each hand
+once, which cancels the luck of the deal. --plot writes the running edge and its interval over
+the deals.
+
+Examples:
+    chinese-poker duel table greedy --deals 2000 --rules two_four
+    chinese-poker duel mc table --samples 500 --deals 300 --json
+"""
 
 from __future__ import annotations
 
@@ -15,16 +23,10 @@ from ._shared import POLICY_NAMES, blame, check_plot_file, load_rules, out, out_
 def register(sub: Any, shared: Shared) -> None:
     p = command(
         sub,
-        "duel",
-        "duplicate deals of policy A against B: A's edge in points per hand, with its interval",
-        [
-            "chinese-poker duel table greedy --deals 2000 --rules two_four",
-            "chinese-poker duel mc table --samples 500 --deals 300 --json",
-        ],
+        __name__,
+        __doc__,
         [shared.common, shared.as_json, shared.rules, shared.run],
-        f"Policies: {', '.join(POLICY_NAMES)}. Every deal is replayed with the seats rotated "
-        "so that A holds each hand once, which cancels the luck of the deal. --plot writes "
-        "the running edge and its interval over the deals.",
+        policies=", ".join(POLICY_NAMES),
     )
     p.add_argument("a", choices=POLICY_NAMES, metavar="A", help="policy A")
     p.add_argument("b", choices=POLICY_NAMES, metavar="B", help="policy B")

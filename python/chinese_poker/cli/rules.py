@@ -1,5 +1,12 @@
-"""``chinese-poker rules``: the presets, and a rule set shown, compared with another or written
-out as TOML to edit (``list``, ``show``, ``diff``, ``new``)."""
+"""the presets; show, compare and write rule sets
+
+Examples:
+    chinese-poker rules list
+    chinese-poker rules show pokerfever_eastern
+    chinese-poker rules diff maceplay shisanshui
+    chinese-poker rules new --from maceplay --name 'our club' > house.toml
+    chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d" --rules house.toml
+"""
 
 from __future__ import annotations
 
@@ -14,53 +21,43 @@ from ..rules import RuleSet
 from ._options import Shared, command
 from ._shared import blame, bold, check_out_file, load_rules, out, out_json, table
 
+# each action's help, as a command's docstring holds it (see `command`)
+ACTIONS = {
+    "list": """the presets and what each plays
+
+    Examples:
+        chinese-poker rules list
+    """,
+    "show": """every field of a preset or rule set file, as TOML
+
+    Examples:
+        chinese-poker rules show maceplay
+        chinese-poker rules show house.toml --json
+    """,
+    "diff": """the fields where two rule sets differ
+
+    Examples:
+        chinese-poker rules diff pokerclub_south pokerclub_north
+    """,
+    "new": """a rule set to edit, as TOML on standard output (or --out)
+
+    Examples:
+        chinese-poker rules new --from pokerclub_south --name 'our club' > house.toml
+    """,
+}
+
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(
-        sub,
-        "rules",
-        "the presets; show, compare and write rule sets",
-        [
-            "chinese-poker rules list",
-            "chinese-poker rules show pokerfever_eastern",
-            "chinese-poker rules diff maceplay shisanshui",
-            "chinese-poker rules new --from maceplay --name 'our club' > house.toml",
-            'chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d" --rules house.toml',
-        ],
-        [],
-    )
+    p = command(sub, __name__, __doc__, [])
     rules_sub = p.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
-    q = command(
-        rules_sub,
-        "list",
-        "the presets and what each plays",
-        ["chinese-poker rules list"],
-        [shared.common, shared.as_json],
-    )
-    q = command(
-        rules_sub,
-        "show",
-        "every field of a preset or rule set file, as TOML",
-        ["chinese-poker rules show maceplay", "chinese-poker rules show house.toml --json"],
-        [shared.common, shared.as_json],
-    )
+    listed = [shared.common, shared.as_json]
+    command(rules_sub, "list", ACTIONS["list"], listed)
+    q = command(rules_sub, "show", ACTIONS["show"], listed)
     q.add_argument("name", metavar="NAME", help="preset name or rule set file")
-    q = command(
-        rules_sub,
-        "diff",
-        "the fields where two rule sets differ",
-        ["chinese-poker rules diff pokerclub_south pokerclub_north"],
-        [shared.common, shared.as_json],
-    )
+    q = command(rules_sub, "diff", ACTIONS["diff"], listed)
     q.add_argument("x", metavar="X", help="preset name or rule set file")
     q.add_argument("y", metavar="Y", help="preset name or rule set file")
-    q = command(
-        rules_sub,
-        "new",
-        "a rule set to edit, as TOML on standard output (or --out)",
-        ["chinese-poker rules new --from pokerclub_south --name 'our club' > house.toml"],
-        [shared.common],
-    )
+    q = command(rules_sub, "new", ACTIONS["new"], [shared.common])
     q.add_argument("--from", dest="base", default=_core.PRESET_NAMES[0], help="preset or file")
     q.add_argument("--name", default="house", help="the new rule set's name (default house)")
     q.add_argument("--out", default=None, help="write this .toml file instead")

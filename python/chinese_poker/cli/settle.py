@@ -1,5 +1,15 @@
-"""``chinese-poker settle``: score a round given as each seat's decision (arguments or a round
-file): the matchup table, the rule behind every number, the totals."""
+"""score a round: the matchup table, the rule behind every number, totals
+
+Each seat (P0, P1, ... in order) is 'front / middle / back', 'surrender', or 'NATURAL: front /
+middle / back' to declare a natural (e.g. 'dragon: ...'). A round file (.toml or .json) holds
+seats = [...] and optionally rules (a preset name or a rule set table), bankrolls = [...] and
+dealer; options given here override it.
+
+Examples:
+    chinese-poker settle "Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"
+        "Ac Kc 7d / Jc Jd 8s 6c 4d / Ah Th 6h 3h 2h" surrender --rules pokerfever_eastern
+    chinese-poker settle --file round.toml --json
+"""
 
 from __future__ import annotations
 
@@ -16,21 +26,7 @@ from ._shared import blame, fail, load_rules, out, out_json, seat, table
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(
-        sub,
-        "settle",
-        "score a round: the matchup table, the rule behind every number, totals",
-        [
-            'chinese-poker settle "Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s" '
-            '"Ac Kc 7d / Jc Jd 8s 6c 4d / Ah Th 6h 3h 2h" surrender --rules pokerfever_eastern',
-            "chinese-poker settle --file round.toml --json",
-        ],
-        [shared.common, shared.as_json],
-        "Each seat (P0, P1, ... in order) is 'front / middle / back', 'surrender', or "
-        "'NATURAL: front / middle / back' to declare a natural (e.g. 'dragon: ...'). A round "
-        "file (.toml or .json) holds seats = [...] and optionally rules (a preset name or a "
-        "rule set table), bankrolls = [...] and dealer; options given here override it.",
-    )
+    p = command(sub, __name__, __doc__, [shared.common, shared.as_json])
     p.add_argument("settings", nargs="*", metavar="SETTING", help="one per seat, P0 first")
     p.add_argument("--file", help="a round file (.toml or .json)")
     p.add_argument(

@@ -1,6 +1,15 @@
-"""``chinese-poker simulate``: self-play rounds with a progress bar, then each seat's mean points
-with their interval and the event rates; the rows optionally streamed to Parquet, plotted, or
-played again under a second rule set."""
+"""self-play rounds: a progress bar, then each seat's mean points and their interval
+
+Policies: {policies} (table objective, Monte Carlo, strongest back first, a random legal
+setting). --plot writes points per round, expected value by row category and calibration (with
+--compare: both rule sets' payoffs); needs matplotlib (pip install 'chinese-poker[plot]').
+
+Examples:
+    chinese-poker simulate --rounds 10000 --players 4 --rules maceplay
+    chinese-poker simulate --rounds 100000 --policy table,greedy,random,mc
+        --out results.parquet --plot results.png
+    chinese-poker simulate --rounds 5000 --compare one_six --plot cmp.png
+"""
 
 from __future__ import annotations
 
@@ -29,19 +38,10 @@ from ._shared import (
 def register(sub: Any, shared: Shared) -> None:
     p = command(
         sub,
-        "simulate",
-        "self-play rounds: a progress bar, then each seat's mean points and their interval",
-        [
-            "chinese-poker simulate --rounds 10000 --players 4 --rules maceplay",
-            "chinese-poker simulate --rounds 100000 --policy table,greedy,random,mc "
-            "--out results.parquet --plot results.png",
-            "chinese-poker simulate --rounds 5000 --compare one_six --plot cmp.png",
-        ],
+        __name__,
+        __doc__,
         [shared.common, shared.as_json, shared.rules, shared.run],
-        f"Policies: {', '.join(POLICY_NAMES)} (table objective, Monte Carlo, strongest back "
-        "first, a random legal setting). --plot writes points per round, expected value by "
-        "row category and calibration (with --compare: both rule sets' payoffs); needs "
-        "matplotlib (pip install 'chinese-poker[plot]').",
+        policies=", ".join(POLICY_NAMES),
     )
     p.add_argument(
         "--rounds",

@@ -1,5 +1,15 @@
-"""``chinese-poker solve``: the best way to set 13 cards, its rows, value and the next best
-settings, for hands given as arguments, in a file or on standard input."""
+"""the best way to set 13 cards, its rows, value and the next best settings
+
+Cards: rank 2-9, T or 10, J, Q, K, A and suit c d h s (or ♣ ♦ ♥ ♠), any case, separated by
+spaces or commas. A file or standard input holds one hand per line ('#' starts a comment).
+Objectives: table (expected score against the table, from the shipped strategy tables; fast) or
+mc (Monte Carlo over sampled deals; slower, with a standard error).
+
+Examples:
+    chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"
+    chinese-poker solve --file hands.txt --rules pokerclub_south --players 3 --json
+    cat hands.txt | chinese-poker solve --objective mc --samples 1000
+"""
 
 from __future__ import annotations
 
@@ -15,22 +25,7 @@ from ._shared import OBJECTIVE_NAMES, blame, bold, cards_text, fail, load_rules,
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(
-        sub,
-        "solve",
-        "the best way to set 13 cards, its rows, value and the next best settings",
-        [
-            'chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"',
-            "chinese-poker solve --file hands.txt --rules pokerclub_south --players 3 --json",
-            "cat hands.txt | chinese-poker solve --objective mc --samples 1000",
-        ],
-        [shared.common, shared.as_json, shared.rules],
-        "Cards: rank 2-9, T or 10, J, Q, K, A and suit c d h s (or ♣ ♦ ♥ ♠), any case, "
-        "separated by spaces or commas. A file or standard input holds one hand per line "
-        "('#' starts a comment). Objectives: table (expected score against the table, from "
-        "the shipped strategy tables; fast) or mc (Monte Carlo over sampled deals; slower, "
-        "with a standard error).",
-    )
+    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules])
     p.add_argument("hands", nargs="*", metavar="HAND", help="13 cards ('-': standard input)")
     p.add_argument("--file", help="a file of hands, one per line ('-': standard input)")
     p.add_argument("--players", type=PLAYERS, default=4, help="table size (default 4)")

@@ -1,5 +1,8 @@
-"""``chinese-poker tables train``: strategy tables of the table objective built by self-play, for
-one rule set and table size or every preset at 2-4 players (``--all``)."""
+"""strategy tables of the table objective
+
+Examples:
+    chinese-poker tables train --rules maceplay --players 4 --out maceplay-4p.npz
+"""
 
 from __future__ import annotations
 
@@ -13,28 +16,21 @@ from ..exceptions import ChinesePokerError
 from ._options import PLAYERS, SEED, THREADS, Shared, command, int_arg
 from ._shared import fail, load_rules, out, out_json
 
+_TRAIN = """build outcome tables by self-play, for one rule set and table size or every preset at
+2-4 players (--all)
+
+Examples:
+    chinese-poker tables train --rules maceplay --players 4 --seed 0 --out m4.npz
+    chinese-poker tables train --all --out python/chinese_poker/data
+"""
+
 
 def register(sub: Any, shared: Shared) -> None:
     from ..strategy_tables import DEFAULT_DEALS, MAX_DEALS
 
-    p = command(
-        sub,
-        "tables",
-        "strategy tables of the table objective",
-        ["chinese-poker tables train --rules maceplay --players 4 --out maceplay-4p.npz"],
-        [],
-    )
+    p = command(sub, __name__, __doc__, [])
     tables_sub = p.add_subparsers(dest="tables_command", required=True, metavar="ACTION")
-    q = command(
-        tables_sub,
-        "train",
-        "build outcome tables by self-play",
-        [
-            "chinese-poker tables train --rules maceplay --players 4 --seed 0 --out m4.npz",
-            "chinese-poker tables train --all --out python/chinese_poker/data",
-        ],
-        [shared.common, shared.as_json],
-    )
+    q = command(tables_sub, "train", _TRAIN, [shared.common, shared.as_json])
     q.add_argument("--rules", default=None, help="preset name, or a rule set file (.json / .toml)")
     q.add_argument("--players", type=PLAYERS, default=None, help="default 4")
     q.add_argument("--seed", type=SEED, default=0)
