@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from .. import _core
-from ._shared import DEFAULT_MC_SAMPLES, EXIT_USAGE
+from ._shared import DEFAULT_MC_SAMPLES, EXIT_USAGE, POLICY_NAMES
 
 
 class Parser(argparse.ArgumentParser):
@@ -105,18 +105,25 @@ def progress(args: argparse.Namespace) -> bool:
     return not args.no_progress and sys.stderr.isatty()
 
 
+def _filled(text: str, fill: dict[str, str]) -> str:
+    for field, value in fill.items():
+        text = text.replace(field, value)
+    return text
+
+
 def command(
-    sub: Any, name: str, doc: str | None, parents: Sequence[argparse.ArgumentParser], **fill: str
+    sub: Any, name: str, doc: str | None, parents: Sequence[argparse.ArgumentParser]
 ) -> argparse.ArgumentParser:
     """A command's (or an action's) parser, its help written once, in ``doc`` (the command
     module's docstring, or an action's): the first paragraph is the summary the command list
     shows, the paragraphs after it the details, and the indented lines after ``Examples:`` the
     examples (a line indented deeper continues the one before). ``name`` is the command (a
-    module's ``__name__`` gives its last part); ``{field}``s of the details are filled from
-    ``fill``."""
+    module's ``__name__`` gives its last part); ``{policies}`` in the details names the policies
+    the command line plays."""
     text, _, examples = inspect.cleandoc(doc or "").partition("\nExamples:\n")
     summary, *details = (" ".join(part.split()) for part in text.split("\n\n"))
-    about = "\n\n".join(textwrap.fill(plain(d.format(**fill) if fill else d), 88) for d in details)
+    fill = {"{policies}": ", ".join(POLICY_NAMES)}
+    about = "\n\n".join(textwrap.fill(plain(_filled(d, fill)), 88) for d in details)
     shown: list[str] = []
     for line in filter(str.strip, examples.splitlines()):
         # an example runs on over lines indented deeper than the one it starts on

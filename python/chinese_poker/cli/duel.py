@@ -21,13 +21,7 @@ from ._shared import POLICY_NAMES, blame, check_plot_file, load_rules, out, out_
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(
-        sub,
-        __name__,
-        __doc__,
-        [shared.common, shared.as_json, shared.rules, shared.run],
-        policies=", ".join(POLICY_NAMES),
-    )
+    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run])
     p.add_argument("a", choices=POLICY_NAMES, metavar="A", help="policy A")
     p.add_argument("b", choices=POLICY_NAMES, metavar="B", help="policy B")
     p.add_argument(

@@ -36,13 +36,7 @@ from ._shared import (
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(
-        sub,
-        __name__,
-        __doc__,
-        [shared.common, shared.as_json, shared.rules, shared.run],
-        policies=", ".join(POLICY_NAMES),
-    )
+    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run])
     p.add_argument(
         "--rounds",
         type=int_arg("a number of rounds from 1 to 2**40", 1, 2**40),
