@@ -112,18 +112,22 @@ def _filled(text: str, fill: dict[str, str]) -> str:
 
 
 def command(
-    sub: Any, name: str, doc: str | None, parents: Sequence[argparse.ArgumentParser]
+    sub: Any,
+    name: str,
+    doc: str | None,
+    parents: Sequence[argparse.ArgumentParser],
+    **fill: object,
 ) -> argparse.ArgumentParser:
     """A command's (or an action's) parser, its help written once, in ``doc`` (the command
     module's docstring, or an action's): the first paragraph is the summary the command list
     shows, the paragraphs after it the details, and the indented lines after ``Examples:`` the
     examples (a line indented deeper continues the one before). ``name`` is the command (a
-    module's ``__name__`` gives its last part); ``{policies}`` in the details names the policies
-    the command line plays."""
+    module's ``__name__`` gives its last part). ``{policies}`` in the details names the policies
+    the command line plays, and ``{field}`` the value of each ``fill`` keyword."""
     text, _, examples = inspect.cleandoc(doc or "").partition("\nExamples:\n")
     summary, *details = (" ".join(part.split()) for part in text.split("\n\n"))
-    fill = {"{policies}": ", ".join(POLICY_NAMES)}
-    about = "\n\n".join(textwrap.fill(plain(_filled(d, fill)), 88) for d in details)
+    fields = {"{policies}": ", ".join(POLICY_NAMES)} | {f"{{{k}}}": str(v) for k, v in fill.items()}
+    about = "\n\n".join(textwrap.fill(plain(_filled(d, fields)), 88) for d in details)
     shown: list[str] = []
     for line in filter(str.strip, examples.splitlines()):
         # an example runs on over lines indented deeper than the one it starts on
