@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import typing
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,7 +17,7 @@ from .. import _core
 from ..exceptions import ChinesePokerError
 from ..rules import PRESETS, RuleSet
 from ..scoring import DecisionLike, Declare, Setting, Surrender, find_naturals, settle
-from ..solver import MonteCarlo, Solver, TableEV, parse_hands
+from ..solver import Decision, MonteCarlo, Solver, TableEV, parse_hands
 from .errors import ApiError, from_library, invalid
 from .limits import Limits
 from .schema import (
@@ -138,17 +139,18 @@ def _decision(value: object, i: int) -> DecisionLike:
         if not isinstance(value, dict):
             raise invalid(where, f"expected text or an object, got {json_type(value)}")
         kind, setting = value.get("decision"), value.get("setting")
+        if kind not in typing.get_args(Decision):
+            raise invalid(
+                f"{where}.decision",
+                f"expected one of {', '.join(typing.get_args(Decision))}, got {kind!r}",
+            )
         if kind == "surrender":
             return Surrender()
         if not isinstance(setting, str):
             raise invalid(f"{where}.setting", f"expected 'front / middle / back', got {setting!r}")
         if kind == "play":
             return Setting.parse(setting)
-        if kind == "declare":
-            return Declare(value.get("natural"), Setting.parse(setting))  # type: ignore[arg-type]
-        raise invalid(
-            f"{where}.decision", f"expected 'play', 'declare' or 'surrender', got {kind!r}"
-        )
+        return Declare(value.get("natural"), Setting.parse(setting))  # type: ignore[arg-type]
 
 
 def settle_round(data: object, limits: Limits) -> JSON:
