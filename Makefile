@@ -98,6 +98,7 @@ bench: wheel
 	$(PY) benches/simulate_costs.py
 	$(PY) benches/compare_wheel.py
 	$(PY) benches/compare_boundary.py --ref 2104d42
+	$(PY) benches/serve_load.py
 
 clean:
 	rm -rf $(VENV) target

@@ -87,6 +87,16 @@ def test_solve_answers_what_the_library_answers(client: httpx.Client) -> None:
     assert r.json()["solutions"][0] == {"hand": HAND, **json.loads(json.dumps(want))}
 
 
+def test_detail_decision_solves_the_hands_as_one_batch(client: httpx.Client) -> None:
+    hands = [HAND, OTHER, DRAGON]
+    r = client.post("/v1/solve", json={"hands": hands, "players": 3, "detail": "decision"})
+    assert r.status_code == 200, r.text
+    for hand, got in zip(hands, r.json()["solutions"], strict=True):
+        full = cp.solve(hand, _core.PRESET_NAMES[0], 3)
+        assert got == {"hand": hand, **full.as_decision().to_dict(), "value": full.value}
+    assert r.json()["solutions"][2]["decision"] == "declare"
+
+
 def test_solve_takes_an_inline_rule_set(client: httpx.Client) -> None:
     rules = cp.RuleSet.preset("two_four").replace(name="house", sweep={"multiplier": 3})
     r = client.post("/v1/solve", json={"hands": [HAND], "rules": rules.to_dict(), "players": 2})
@@ -187,10 +197,12 @@ def test_metrics_count_requests_errors_latency_and_hands() -> None:
 @pytest.mark.parametrize(
     ("request_", "field", "call"),
     [
-        ({"hands": [HAND, "As Ks"]}, "hands[1]", lambda: cp.parse_hands([HAND, "As Ks"])),
-        ({"hands": [HAND, HAND[:-2] + "Xx"]}, "hands[1]",
-         lambda: cp.parse_hands([HAND, HAND[:-2] + "Xx"])),
-        ({"hands": [5]}, "hands[0]", lambda: cp.parse_hands([5])),
+        ({"hands": [HAND, "As Ks"]}, "hands[1]", lambda: cp.solve("As Ks")),
+        ({"hands": [HAND, HAND[:-2] + "Xx"]}, "hands[1]", lambda: cp.solve(HAND[:-2] + "Xx")),
+        ({"hands": [HAND, "As Ks"], "detail": "decision"}, "hands[1]",
+         lambda: cp.parse_hands([HAND, "As Ks"])),
+        ({"hands": [HAND], "detail": "decision", "objective": {"monte_carlo": {}}}, "objective",
+         lambda: cp.Solver(objective=cp.MonteCarlo()).solve_batch(cp.parse_hands([HAND]))),
         ({"hands": [HAND], "players": 7}, "players", lambda: cp.Solver("maceplay", 7)),
         ({"hands": [HAND], "top_k": 0}, "top_k", lambda: cp.solve(HAND, "maceplay", top_k=0)),
         ({"hands": [HAND], "rules": "nope"}, "rules", lambda: cp.RuleSet.preset("nope")),
@@ -248,6 +260,7 @@ def test_settle_and_naturals_name_the_field(client: httpx.Client) -> None:
         ({"hands": [HAND], "objective": {"monte_carlo": {"time_limit": -1}}},
          "objective.monte_carlo.time_limit"),
         ({"hands": [HAND], "rules": 5}, "rules"),
+        ({"hands": [HAND, 5]}, "hands[1]"),
         ([HAND], None),
     ],
 )  # fmt: skip
@@ -330,6 +343,7 @@ def test_a_bad_token_file_or_port_is_one_line(tmp_path: Path) -> None:
         (["--token-file", str(tmp_path / "missing")], "--token-file"),
         (["--max-hands", "0"], "--max-hands"),
         (["--timeout", "nan"], "--timeout"),
+        (["--host", "192.0.2.1"], "--port"),  # not an address of this machine
     ):
         r = subprocess.run(
             [sys.executable, "-m", "chinese_poker", "serve", "--port", "0", *options],
@@ -423,9 +437,7 @@ def test_stdio_answers_each_line_as_it_is_read() -> None:
         assert unknown["id"] == 2 and unknown["error"]["field"] == "op"
         bad = _ask(proc, json.dumps({"op": "solve", "id": 3, "hands": [HAND, "As Ks"]}))
         assert bad["id"] == 3 and bad["error"]["field"] == "hands[1]"
-        assert bad["error"]["message"] == str(
-            library_error(lambda: cp.parse_hands([HAND, "As Ks"]))
-        )
+        assert bad["error"]["message"] == str(library_error(lambda: cp.solve("As Ks")))
         settled = _ask(proc, json.dumps({"op": "settle", "decisions": ROUND[:2]}))
         assert settled["totals"] == [18, -18]
         assert _ask(proc, json.dumps({"op": "naturals", "hand": DRAGON}))["naturals"]

@@ -89,7 +89,8 @@ class Service:
         if release is not None:
             future.add_done_callback(lambda _: release.release())
         try:
-            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), seconds)
+            # at the deadline the wrapped future is cancelled: work not started is dropped
+            return await asyncio.wait_for(asyncio.wrap_future(future), seconds)
         except TimeoutError:
             raise ApiError(
                 "timeout", f"the request took longer than its time limit of {seconds:g} s"

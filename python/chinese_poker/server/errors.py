@@ -69,9 +69,10 @@ def from_library(
     """The package's exception ``e`` raised for the request field ``base``, as a 422 with the
     exception's own message. Its attributes say which part of ``base``: a rule-set ``field``,
     the ``line`` of a batch of hands, the ``player`` (and ``row``) of a round, the call
-    ``argument``. Where the exception carries none, a message that starts with one of the
-    request's field ``names`` (``"dealer: expected ..."``, the key) names that field (the
-    value, its path in the request)."""
+    ``argument`` (one of the request's field ``names``, or a part of ``base``). Where the
+    exception carries none, a message that starts with one of the request's field ``names``
+    (``"dealer: expected ..."``, the key) names that field (the value, its path in the
+    request)."""
     field: str | None
     if e.field is not None:
         field = _join(base, e.field)
@@ -82,7 +83,7 @@ def from_library(
         if e.row is not None:
             field = _join(field or None, e.row)
     elif e.argument is not None:
-        field = _join(base, e.argument)
+        field = (names or {}).get(e.argument) or _join(base, e.argument)
     else:
         head = str(e).split(":", 1)[0].strip()
         field = (names or {}).get(head) or base

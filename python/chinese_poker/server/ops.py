@@ -21,6 +21,8 @@ from ..solver import Decision, MonteCarlo, Solver, TableEV, parse_hands
 from .errors import ApiError, from_library, invalid
 from .limits import Limits
 from .schema import (
+    DETAIL_DECISION,
+    DETAIL_FULL,
     JSON,
     MONTE_CARLO,
     MONTE_CARLO_OPTIONS,
@@ -107,6 +109,9 @@ def solve(data: object, limits: Limits) -> JSON:
     if not isinstance(hands, list) or not 1 <= len(hands) <= limits.max_hands:
         got = f"{len(hands)} hands" if isinstance(hands, list) else json_type(hands)
         raise invalid("hands", f"expected a list of 1 to {limits.max_hands} hands, got {got}")
+    for i, hand in enumerate(hands):  # the request's shape (the library reads the cards)
+        if not isinstance(hand, str):
+            raise invalid(f"hands[{i}]", f"expected 13 cards as text, got {json_type(hand)}")
     mc = monte_carlo(request)
     samples = seed = None
     if mc is not None:
@@ -118,14 +123,28 @@ def solve(data: object, limits: Limits) -> JSON:
                 f"limit of {limits.max_samples} samples per request",
             )
     solver = _solver(_rules_key(request["rules"]), request["players"], samples, seed)
+    detail = request["detail"]
+    if detail == DETAIL_FULL:
+        top_k = request["top_k"]
+        out = []
+        for i, hand in enumerate(hands):
+            with blame(f"hands[{i}]", SOLVE):
+                out.append({"hand": hand, **solver.solve(hand, top_k).to_dict()})
+        return {"solutions": out}
+    if detail != DETAIL_DECISION:
+        expected = f"expected {DETAIL_FULL!r} or {DETAIL_DECISION!r}"
+        raise invalid("detail", f"{expected}, got {detail!r}")
     with blame("hands"):
         codes = parse_hands(hands)
-    top_k = request["top_k"]
-    out = []
-    for hand, row in zip(hands, codes, strict=True):
-        with blame(None):
-            out.append({"hand": hand, **solver.solve(row, top_k).to_dict()})
-    return {"solutions": out}
+    with blame("objective"):
+        batch = solver.solve_batch(codes, threads=1)
+    values = batch.values.tolist()
+    return {
+        "solutions": [
+            {"hand": hand, **batch.decision(i).to_dict(), "value": values[i]}
+            for i, hand in enumerate(hands)
+        ]
+    }
 
 
 def _decision(value: object, i: int) -> DecisionLike:

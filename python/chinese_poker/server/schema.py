@@ -105,6 +105,8 @@ DEFAULT_SAMPLES: int = _MC["samples"]
 DEFAULT_SEED: int = _MC["seed"]
 TABLE = "table"
 MONTE_CARLO = "monte_carlo"
+DETAIL_FULL = "full"  # detail: Solution.to_dict() per hand
+DETAIL_DECISION = "decision"  # detail: the decision and its value, hands solved as one batch
 
 # -- the rule set, from the core -----------------------------------------------------------------
 
@@ -217,6 +219,14 @@ SOLVE = Model(
             default=TABLE,
         ),
         Field("top_k", {"type": "integer"}, "best plays listed per hand", default=DEFAULT_TOP_K),
+        Field(
+            "detail",
+            {"enum": [DETAIL_FULL, DETAIL_DECISION]},
+            f"{DETAIL_FULL!r}: Solution.to_dict() per hand; {DETAIL_DECISION!r}: only the "
+            "decision and its value, the hands solved as one batch (table objective only; "
+            "faster)",
+            default=DETAIL_FULL,
+        ),
     ),
 )
 
@@ -305,7 +315,26 @@ SOLUTION = _obj(
     },
     "Solution.to_dict() and the hand",
 )
-SOLVE_RESPONSE = _obj({"solutions": {"type": "array", "items": _ref("Solution")}})
+DECIDED = _obj(
+    {
+        "hand": {**_STR, "description": "the hand as given"},
+        "decision": {"enum": list(typing.get_args(Decision))},
+        "value": _NUM,
+    },
+    "detail 'decision': the decision as Setting/Declare/Surrender.to_dict() (setting and codes "
+    "unless it surrenders, natural if it declares) and its value",
+)
+DECIDED["properties"].update(
+    {"setting": _STR, "codes": _INTS, "natural": {"enum": list(_core.NATURAL_NAMES)}}
+)
+SOLVE_RESPONSE = _obj(
+    {
+        "solutions": {
+            "type": "array",
+            "items": {"oneOf": [_ref("Solution"), _ref("Decided")]},
+        }
+    }
+)
 SETTLEMENT = _obj(
     {
         "rules": _STR,
@@ -450,6 +479,7 @@ def openapi(version: str) -> JSON:
                 **{m.name: m.schema() for m in (MONTE_CARLO_OPTIONS, SOLVE, SETTLE, NATURALS)},
                 "Alternative": ALTERNATIVE,
                 "Solution": SOLUTION,
+                "Decided": DECIDED,
                 "SolveResponse": SOLVE_RESPONSE,
                 "Settlement": SETTLEMENT,
                 "Naturals": NATURALS_RESPONSE,
