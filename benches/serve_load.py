@@ -220,15 +220,19 @@ def in_process(hands: list[str], big: int, repeats: int) -> tuple[float, float, 
     return statistics.median(per) * 1e6, statistics.median(per_dict) * 1e6, statistics.median(rates)
 
 
-def stdio(lines: list[str]) -> tuple[float, float]:
-    """The stdio mode: seconds to the first answer (input still open) and hands/s."""
+def stdio(lines: list[str], per_line: int = 1) -> tuple[float, float]:
+    """The stdio mode, ``per_line`` hands a line (``detail`` decision when more than one):
+    seconds to the first answer (input still open) and hands/s."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "chinese_poker", "serve", "--stdio"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=env(),
     )  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None
-    requests = [json.dumps({"op": "solve", "id": i, "hands": [h]}) + "\n" for i, h in
-                enumerate(lines)]  # fmt: skip
+    detail = {"detail": "decision"} if per_line > 1 else {}
+    requests = [
+        json.dumps({"op": "solve", "id": i, "hands": lines[j : j + per_line], **detail}) + "\n"
+        for i, j in enumerate(range(0, len(lines), per_line))
+    ]
     # warm up (tables loaded), then the first answer while the input stays open
     proc.stdin.write(requests[0])
     proc.stdin.flush()
@@ -256,7 +260,7 @@ def stdio(lines: list[str]) -> tuple[float, float]:
     writer.join()
     proc.wait(timeout=60)
     assert answered == len(requests) - 2, answered
-    return first_s, answered / elapsed
+    return first_s, answered * per_line / elapsed
 
 
 def main() -> None:
@@ -297,6 +301,7 @@ def main() -> None:
             )
             rows.append((f"1 hand, concurrency {c}, bare asyncio client", pct(lat, 50) * 1e3,
                          pct(lat, 99) * 1e3, n / elapsed, errors))  # fmt: skip
+        batch_rate_big = in_process(hands[:10], 256, 20)[2]  # the same moment's load
         big_rates = []
         for detail, c in (("full", 1), ("full", 2), ("decision", 1), ("decision", 2)):
             lat, n, errors, elapsed = asyncio.run(
@@ -314,7 +319,9 @@ def main() -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+    batch_rate_stdio = in_process(hands[:10], 256, 20)[2]
     first_s, stdio_rate = stdio(hands_text(args.stdio_lines + 2, 3))
+    _, stdio_big_rate = stdio(hands_text(256 * (args.stdio_lines // 64 + 2), 4), 256)
 
     after10 = next((mb for t, mb in samples if t >= 10), samples[0][1] if samples else 0.0)
     end = samples[-1][1] if samples else 0.0
@@ -324,14 +331,18 @@ def main() -> None:
     print("| in-process | |\n|---|---|")
     print(f"| `Solver.solve`, µs per hand (median) | {solve_us:.0f} |")
     print(f"| `Solver.solve` + `to_dict()`, µs per hand (median) | {solve_dict_us:.0f} |")
-    print(f"| `solve_batch`, 256 hands, hands/s (median) | {batch_rate:,.0f} |\n")
+    print(f"| `solve_batch`, 256 hands, hands/s (median; at the start, before the 256-hand "
+          f"requests, before stdio) | {batch_rate:,.0f}, {batch_rate_big:,.0f}, "
+          f"{batch_rate_stdio:,.0f} |\n")  # fmt: skip
     print("| HTTP `POST /v1/solve` (client: httpx unless bare) | p50 ms | p99 ms | hands/s | "
           "errors |\n|---|---|---|---|---|")  # fmt: skip
     for name, p50, p99, rate, errors in rows:
         print(f"| {name} | {p50:.2f} | {p99:.2f} | {rate:,.0f} | {errors} |")
     print(f"\n| stdio, 1-hand lines | first answer {first_s * 1e3:.2f} ms (input open) | "
-          f"{stdio_rate:,.0f} hands/s = {stdio_rate / batch_rate:.0%} "
-          "of solve_batch |\n")  # fmt: skip
+          f"{stdio_rate:,.0f} hands/s = {stdio_rate / batch_rate_stdio:.0%} "
+          "of solve_batch |")  # fmt: skip
+    print(f"| stdio, 256-hand lines, detail decision | | {stdio_big_rate:,.0f} hands/s = "
+          f"{stdio_big_rate / batch_rate_stdio:.0%} of solve_batch |\n")  # fmt: skip
     over = p50_c1 - solve_us / 1e3
     best_big = max(big_rates)
     drift = (end - after10) / after10 if after10 else float("nan")
@@ -339,8 +350,8 @@ def main() -> None:
     print(f"- single-hand p50 over in-process at concurrency 1 (the better client): {over:.2f} ms "
           "(budget 1 ms): "
           f"{'met' if over <= 1 else 'NOT met'}")  # fmt: skip
-    met = "met" if best_big >= 0.7 * batch_rate else "NOT met"
-    print(f"- 256-hand requests: {best_big:,.0f} hands/s = {best_big / batch_rate:.0%} of "
+    met = "met" if best_big >= 0.7 * batch_rate_big else "NOT met"
+    print(f"- 256-hand requests: {best_big:,.0f} hands/s = {best_big / batch_rate_big:.0%} of "
           f"solve_batch (budget 70%): {met}")  # fmt: skip
     print(f"- soak: {soak_errors} errors; RSS {after10:.1f} MB after 10 s, {end:.1f} MB at the "
           f"end ({drift:+.1%}; budget ±10%): "

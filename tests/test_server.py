@@ -477,3 +477,42 @@ def test_settle_reads_a_round_on_standard_input() -> None:
         )  # fmt: skip
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["totals"] == [18, -18]
+
+
+ODD = [[4], {"a": 1}, "4", 4.5, True, None, -1, 10**30, [], ""]
+
+
+@pytest.mark.parametrize("value", ODD, ids=repr)
+def test_any_json_value_in_any_field_is_answered_never_a_500(
+    client: httpx.Client, value: Any
+) -> None:
+    """Every field given a value of every JSON type: a 4xx naming the field, or an answer."""
+    two = ROUND[:2]
+    mc = "objective.monte_carlo"
+    cases = [
+        ("/v1/solve", {"hands": [HAND], "players": value}, "players"),
+        ("/v1/solve", {"hands": [HAND], "top_k": value}, "top_k"),
+        ("/v1/solve", {"hands": [HAND], "objective": {"monte_carlo": {"samples": value}}},
+         f"{mc}.samples"),
+        ("/v1/solve", {"hands": [HAND], "objective": {"monte_carlo": {"seed": value}}},
+         f"{mc}.seed"),
+        ("/v1/solve", {"hands": [HAND], "objective": {"monte_carlo": {"time_limit": value}}},
+         f"{mc}.time_limit"),
+        ("/v1/solve", {"hands": [HAND], "rules": value}, "rules"),
+        ("/v1/solve", {"hands": [HAND], "detail": value}, "detail"),
+        ("/v1/solve", {"hands": [HAND], "detail": "decision", "players": value}, "players"),
+        ("/v1/solve", {"hands": value}, "hands"),
+        ("/v1/settle", {"decisions": two, "dealer": value}, "dealer"),
+        ("/v1/settle", {"decisions": two, "bankrolls": value}, "bankrolls"),
+        ("/v1/settle", {"decisions": value}, "decisions"),
+        ("/v1/settle", {"decisions": [value, two[1]]}, "decisions[0]"),
+        ("/v1/settle", {"decisions": two, "rules": value}, "rules"),
+        ("/v1/naturals", {"hand": value}, "hand"),
+        ("/v1/naturals", {"hand": HAND, "rules": value}, "rules"),
+    ]  # fmt: skip
+    for path, body, field in cases:
+        r = client.post(path, json=body)
+        assert r.status_code in (200, 422), (body, r.text)
+        if r.status_code == 422:
+            error = r.json()["error"]
+            assert error["field"] is not None and error["field"].startswith(field), (body, error)

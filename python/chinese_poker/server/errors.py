@@ -4,6 +4,7 @@ field named from their attributes). No traceback ever reaches an answer."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -83,7 +84,11 @@ def from_library(
         if e.row is not None:
             field = _join(field or None, e.row)
     elif e.argument is not None:
-        field = (names or {}).get(e.argument) or _join(base, e.argument)
+        head = re.split(r"[\[.]", e.argument, maxsplit=1)[0]  # "bankrolls" of "bankrolls[0]"
+        if names and head in names:
+            field = names[head] + e.argument[len(head) :]
+        else:
+            field = _join(base, e.argument)
     else:
         head = str(e).split(":", 1)[0].strip()
         field = (names or {}).get(head) or base

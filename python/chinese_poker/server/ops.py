@@ -70,8 +70,18 @@ def rule_set(value: object) -> RuleSet:
     return _rule_set(_rules_key(value))
 
 
-@functools.lru_cache(maxsize=_SOLVER_CACHE)
 def _solver(rules: str, players: object, samples: object, seed: object) -> Solver:
+    """The solver of a request, cached; values JSON gives that cannot be a key (a list where
+    a number goes) are handed to the library uncached, which refuses them."""
+    try:
+        hash((players, samples, seed))
+    except TypeError:
+        return _new_solver.__wrapped__(rules, players, samples, seed)
+    return _new_solver(rules, players, samples, seed)
+
+
+@functools.lru_cache(maxsize=_SOLVER_CACHE)
+def _new_solver(rules: str, players: object, samples: object, seed: object) -> Solver:
     objective: TableEV | MonteCarlo = TableEV()
     if samples is not None:
         with blame(f"objective.{MONTE_CARLO}", MONTE_CARLO_OPTIONS, f"objective.{MONTE_CARLO}"):
