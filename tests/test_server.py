@@ -302,6 +302,7 @@ def test_limits_413_422_429_504(tmp_path: Path) -> None:
             table = c.post("/v1/solve", json={"hands": [HAND]})  # the table objective is free
             assert first.result().status_code == 200
         assert error_of(busy, 429)["code"] == "busy"
+        assert busy.headers["retry-after"] == "1"
         assert table.status_code == 200
         # a time limit the request cannot meet: 504, and the server goes on
         tight = {"monte_carlo": {"samples": SLOW_SAMPLES, "time_limit": 0.01}}

@@ -39,7 +39,9 @@ def _dumps(data: JSON) -> bytes:
 
 
 def _error(e: ApiError) -> Response:
-    headers = {"WWW-Authenticate": "Bearer"} if e.code == "unauthorized" else None
+    headers = {"unauthorized": {"WWW-Authenticate": "Bearer"}, "busy": {"Retry-After": "1"}}.get(
+        e.code
+    )
     return Response(_dumps(e.to_dict()), e.status, headers, "application/json")
 
 
