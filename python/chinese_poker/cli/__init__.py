@@ -1,6 +1,7 @@
 """The command line, ``chinese-poker`` (also ``python -m chinese_poker``): solve hands, settle a
 round, run and plot simulations, duel two policies, read and write rule sets, train strategy
-tables, play a demo round. ``chinese-poker COMMAND --help`` shows each command with an example.
+tables, play a demo round, serve the solver to other programs (HTTP or JSON lines).
+``chinese-poker COMMAND --help`` shows each command with an example.
 
 Seats are numbered from 0 everywhere (P0, P1, ...), as in the Python API and in
 ``Settlement.explain()``. ``--json`` prints results as JSON for scripts. Cards are drawn with
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 
 from .. import _core
 from ..exceptions import ChinesePokerError
-from . import demo, duel, rules, settle, simulate, solve, tables
+from . import demo, duel, rules, serve, settle, simulate, solve, tables
 from ._options import Parser, plain, shared
 from ._shared import EXIT_INTERRUPTED, EXIT_USAGE, PROG, CliError
 from ._shared import _Style as _Style
@@ -33,7 +34,7 @@ __all__ = ["build_parser", "main"]
 
 # One module per command, each registering its own parser and options: listed in the order
 # `chinese-poker --help` shows them.
-COMMANDS = (solve, settle, simulate, duel, rules, tables, demo)
+COMMANDS = (solve, settle, simulate, duel, rules, tables, demo, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,12 +9,14 @@ Examples:
     chinese-poker settle "Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"
         "Ac Kc 7d / Jc Jd 8s 6c 4d / Ah Th 6h 3h 2h" surrender --rules pokerfever_eastern
     chinese-poker settle --file round.toml --json
+    cat round.json | chinese-poker settle --file -
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,7 @@ from ._shared import blame, fail, load_rules, out, out_json, seat, table
 def register(sub: Any, shared: Shared) -> None:
     p = command(sub, __name__, __doc__, [shared.common, shared.as_json])
     p.add_argument("settings", nargs="*", metavar="SETTING", help="one per seat, P0 first")
-    p.add_argument("--file", help="a round file (.toml or .json)")
+    p.add_argument("--file", help="a round file (.toml or .json; '-': JSON or TOML on stdin)")
     p.add_argument(
         "--rules",
         default=None,
@@ -78,11 +80,15 @@ def parse_decision(text: str) -> Any:
 def _round_file(path: str) -> dict[str, Any]:
     """A round stored as JSON or TOML: ``seats`` (decisions as text), optional ``rules``,
     ``bankrolls`` and ``dealer``."""
-    p = Path(path)
-    if p.suffix.lower() not in (".json", ".toml"):
+    p, raw = Path(path), None
+    if path == "-":
+        raw = sys.stdin.buffer.read()
+        json_first = raw.lstrip().startswith(b"{")
+        p = Path("standard input" + (".json" if json_first else ".toml"))
+    elif p.suffix.lower() not in (".json", ".toml"):
         fail("--file", f"expected a .json or .toml round file, got {path!r}")
     try:
-        raw = p.read_bytes()
+        raw = p.read_bytes() if raw is None else raw
         data = json.loads(raw) if p.suffix.lower() == ".json" else tomllib.loads(raw.decode())
     except OSError as e:
         fail("--file", f"cannot read {path!r} ({e.strerror or e})")

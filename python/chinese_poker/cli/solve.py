@@ -9,11 +9,13 @@ Examples:
     chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"
     chinese-poker solve --file hands.txt --rules pokerclub_south --players 3 --json
     cat hands.txt | chinese-poker solve --objective mc --samples 1000
+    bot | chinese-poker solve --jsonl --rules maceplay   # one JSON line per hand
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,12 @@ def register(sub: Any, shared: Shared) -> None:
         "--top", type=int_arg("a number from 1 to 100", 1, 100), default=5, help="plays listed"
     )
     p.add_argument("--threads", type=THREADS, default=None, help="mc: threads (default all)")
+    p.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="read hands line by line (--file or standard input) and answer each at once with "
+        "one compact JSON line; a bad line gets an error line and the stream goes on",
+    )
     p.set_defaults(run=run)
 
 
@@ -73,9 +81,49 @@ def _hand_lines(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
     return hands, labels, argument
 
 
-def run(args: argparse.Namespace) -> None:
-    from ..solver import MonteCarlo, Solver, TableEV, parse_hands
+def _solver(args: argparse.Namespace) -> Any:
+    from ..solver import MonteCarlo, Solver, TableEV
 
+    rules = load_rules(args.rules)
+    objective = (
+        MonteCarlo(samples=args.samples, seed=args.seed, threads=args.threads)
+        if args.objective == "mc"
+        else TableEV()
+    )
+    with blame("--rules"):
+        return Solver(rules, args.players, objective)
+
+
+def _jsonl(args: argparse.Namespace) -> None:
+    """``--jsonl``: each hand answered and flushed as soon as its line is read."""
+    from ..server.errors import from_library
+
+    if args.hands:
+        fail("HAND", "--jsonl reads hands from --file or standard input, one per line")
+    solver = _solver(args)
+    stream = sys.stdin
+    if args.file and args.file != "-":
+        try:
+            stream = open(args.file, encoding="utf-8")  # noqa: SIM115 (closed below)
+        except OSError as e:
+            fail("--file", f"cannot read {args.file!r} ({e.strerror or e})")
+    with stream:
+        for number, raw in enumerate(iter(stream.readline, ""), start=1):
+            hand = raw.split("#", 1)[0].strip()
+            if not hand:
+                continue
+            try:
+                answer = {"hand": hand, **solver.solve(hand, args.top).to_dict()}
+            except ChinesePokerError as e:
+                answer = {"line": number, **from_library(e, "hand").to_dict()}
+            print(json.dumps(answer, ensure_ascii=False, separators=(",", ":")), flush=True)
+
+
+def run(args: argparse.Namespace) -> None:
+    from ..solver import parse_hands
+
+    if args.jsonl:
+        return _jsonl(args)
     hands, labels, argument = _hand_lines(args)
     codes = None
     try:
@@ -86,14 +134,7 @@ def run(args: argparse.Namespace) -> None:
         # the error names the 0-based line of the batch; say where it came from instead
         i = e.line
         fail(argument, f"{labels[i]} ({hands[i][:40]!r}): {str(e).removeprefix(f'line {i}: ')}")
-    rules = load_rules(args.rules)
-    objective = (
-        MonteCarlo(samples=args.samples, seed=args.seed, threads=args.threads)
-        if args.objective == "mc"
-        else TableEV()
-    )
-    with blame("--rules"):
-        solver = Solver(rules, args.players, objective)
+    solver = _solver(args)
     solutions = [solver.solve(row, args.top) for row in codes]
     if args.json:
         out_json(

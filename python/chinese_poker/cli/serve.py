@@ -1,0 +1,139 @@
+"""the solver as an HTTP JSON API, or JSON lines on standard input and output
+
+Endpoints: POST /v1/solve, /v1/settle, /v1/naturals; GET /v1/rules, /v1/rules/NAME, /healthz,
+/metrics, /openapi.json, /docs and a page at /. Listens on {host} only unless --host says
+otherwise. With a token (--token-file, or ${token_env}) every path but /healthz needs
+'Authorization: Bearer TOKEN'. SIGTERM or Ctrl-C finishes the requests in flight, then stops.
+Needs the [server] extra.
+
+Examples:
+    chinese-poker serve                      # http://127.0.0.1:8013, docs at /docs
+    chinese-poker serve --port 0 --token-file token.txt
+    echo '{"op": "solve", "id": 1, "hands": ["As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"]}'
+        | chinese-poker serve --stdio
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ..server.limits import Limit
+from ._options import Shared, command, int_arg
+from ._shared import PROG, fail
+
+MISSING = 'the server needs the [server] extra: pip install "chinese-poker[server]"'
+
+
+SWITCH_INTERVAL = 0.0005  # seconds
+PORT = int_arg("a port from 0 to 65535", 0, 65535)
+
+
+def _bounded(limit: Limit) -> Callable[[str], int | float]:
+    """The argparse type of a limit: a whole number, or seconds, within its bounds."""
+    if limit.is_int:
+        return int_arg(
+            f"a number from {limit.low:,} to {limit.high:,}", int(limit.low), int(limit.high)
+        )
+    what = f"seconds from {limit.low:g} to {limit.high:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not limit.low <= value <= limit.high:  # NaN too
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text}")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
+def register(sub: Any, shared: Shared) -> None:
+    from ..server.limits import DEFAULT_HOST, DEFAULT_PORT, LIMITS, TOKEN_ENV
+
+    p = command(sub, __name__, __doc__, [], host=DEFAULT_HOST, token_env=TOKEN_ENV)
+    p.add_argument("--stdio", action="store_true", help="JSON lines on stdin/stdout, no network")
+    p.add_argument("--host", default=DEFAULT_HOST, help=f"address (default {DEFAULT_HOST})")
+    p.add_argument(
+        "--port",
+        type=PORT,
+        default=DEFAULT_PORT,
+        help=f"port (default {DEFAULT_PORT}; 0: any free port, printed on stderr)",
+    )
+    p.add_argument("--token-file", help=f"a file holding the bearer token (else ${TOKEN_ENV})")
+    p.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="allow browser pages of ORIGIN to call the API (repeatable; default: CORS off)",
+    )
+    for limit in LIMITS:
+        p.add_argument(
+            limit.option,
+            type=_bounded(limit),
+            default=limit.default,
+            help=f"{limit.help} (default {limit.default:,})",
+        )
+    p.set_defaults(run=run)
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuses an address the server cannot listen on, as one line, before it starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as e:
+            fail("--port", f"cannot listen on {host}:{port} ({e.strerror or e})")
+
+
+def run(args: argparse.Namespace) -> None:
+    from ..server.limits import LIMITS, Limits, read_token
+
+    limits = Limits(**{lim.name: getattr(args, lim.name) for lim in LIMITS})
+    if args.stdio:
+        from ..server import stdio
+
+        stdio.serve(sys.stdin.buffer, sys.stdout, limits)
+        return
+    try:
+        token = read_token(args.token_file)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        fail("--token-file", f"cannot read a token: {e}")
+    try:
+        import uvicorn
+
+        from ..server.app import create_app
+    except ImportError:
+        fail("serve", MISSING)
+    _check_address(args.host, args.port)
+    # the event loop answers between the workers' turns: hand it the GIL sooner than every 5 ms
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    app = create_app(limits, token, args.cors_origin)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            for server in getattr(self, "servers", []):
+                host, port = server.sockets[0].getsockname()[:2]
+                shown = f"[{host}]" if ":" in host else host
+                print(f"{PROG} serve: listening on http://{shown}:{port}", file=sys.stderr)
+                sys.stderr.flush()
+
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=int(limits.timeout) + 1,
+        lifespan="on",
+    )
+    Server(config).run()

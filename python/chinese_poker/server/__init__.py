@@ -1,0 +1,21 @@
+"""The solver as a service for game servers and bots in any language (the ``[server]`` extra;
+docs/guide/serve.md): an HTTP JSON API (:func:`create_app`, run by ``chinese-poker serve``) and
+a JSON-lines mode on standard input and output (``chinese-poker serve --stdio``).
+
+One job per module: :mod:`.limits` (every limit and default, the token), :mod:`.schema` (the
+request and response models and the OpenAPI document), :mod:`.errors` (the error answer and the
+mapping of the package's exceptions), :mod:`.ops` (the operations), :mod:`.app` (the routes),
+:mod:`.metrics`, :mod:`.stdio`, :mod:`.page` (the HTML pages)."""
+
+from __future__ import annotations
+
+from .limits import LIMITS, Limits
+
+__all__ = ["LIMITS", "Limits", "create_app"]
+
+
+def create_app(*args: object, **kwargs: object) -> object:
+    """:func:`chinese_poker.server.app.create_app` (imports Starlette on first use)."""
+    from .app import create_app as create
+
+    return create(*args, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,223 @@
+"""The HTTP service: a Starlette app whose routes read JSON, run the operations of
+:mod:`.ops` on a bounded thread pool (the extension releases the GIL while it solves, and the
+event loop never solves), and answer JSON. Every answer, error or not, is counted in
+:mod:`.metrics`; every error is the one JSON shape of :mod:`.errors`, never a traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from .. import _core
+from . import ops, page
+from .errors import ApiError
+from .limits import Limits, authorized
+from .metrics import CONTENT_TYPE, Metrics
+from .schema import JSON, MONTE_CARLO, SOLVE, TABLE, openapi
+
+log = logging.getLogger("chinese_poker.server")
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _dumps(data: JSON) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _error(e: ApiError) -> Response:
+    headers = {"unauthorized": {"WWW-Authenticate": "Bearer"}, "busy": {"Retry-After": "1"}}.get(
+        e.code
+    )
+    return Response(_dumps(e.to_dict()), e.status, headers, "application/json")
+
+
+class Service:
+    """What the routes share: the limits, the token, the worker pool, the Monte Carlo slots and
+    the metrics."""
+
+    def __init__(self, limits: Limits, token: str | None) -> None:
+        self.limits = limits
+        self.token = token
+        self.pool = ThreadPoolExecutor(limits.workers, thread_name_prefix="chinese-poker")
+        self.mc_slots = threading.BoundedSemaphore(limits.mc_slots)
+        self.metrics = Metrics()
+
+    async def body(self, request: Request) -> Any:
+        """The request's JSON, read up to ``max_body`` bytes (413 beyond, 400 if not JSON)."""
+        limit = self.limits.max_body
+        length = request.headers.get("content-length", "")
+        too_large = ApiError("too_large", f"the request body is larger than {limit} bytes")
+        if length.isdigit() and int(length) > limit:
+            raise too_large
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            chunks.append(chunk)
+        try:
+            return json.loads(b"".join(chunks))
+        except (ValueError, RecursionError) as e:
+            raise ApiError("bad_json", f"the request body is not JSON: {e}") from None
+
+    async def run(
+        self, work: Callable[[], bytes], seconds: float, release: threading.Semaphore | None = None
+    ) -> bytes:
+        """``work`` on the pool, answered within ``seconds`` (504 after; work still waiting
+        in the queue by then is skipped, work started finishes in its thread and only then
+        frees its ``release`` slot)."""
+        deadline = time.monotonic() + seconds
+
+        def job() -> bytes:
+            if time.monotonic() > deadline:
+                raise TimeoutError
+            return work()
+
+        future: Future[bytes] = self.pool.submit(job)
+        if release is not None:
+            future.add_done_callback(lambda _: release.release())
+        try:
+            # at the deadline the wrapped future is cancelled: work not started is dropped
+            return await asyncio.wait_for(asyncio.wrap_future(future), seconds)
+        except TimeoutError:
+            raise ApiError(
+                "timeout", f"the request took longer than its time limit of {seconds:g} s"
+            ) from None
+
+
+def create_app(
+    limits: Limits | None = None,
+    token: str | None = None,
+    cors_origins: Sequence[str] = (),
+) -> Starlette:
+    """The service's ASGI app (``uvicorn.run(create_app())`` or ``chinese-poker serve``)."""
+    service = Service(limits or Limits(), token)
+    lim = service.limits
+    version = _core.__version__
+
+    def route(name: str, handler: Handler, *, auth: bool = True) -> Handler:
+        async def endpoint(request: Request) -> Response:
+            start, code = time.perf_counter(), None
+            try:
+                header = request.headers.get("authorization")
+                if auth and not authorized(header, service.token):
+                    raise ApiError(
+                        "unauthorized", "this server needs 'Authorization: Bearer TOKEN'"
+                    )
+                response = await handler(request)
+            except ApiError as e:
+                code, response = e.code, _error(e)
+            except Exception:  # a bug: logged here, one line to the client
+                log.exception("internal error on %s", name)
+                code, response = "internal", _error(ApiError("internal", "internal error"))
+            service.metrics.observe(name, response.status_code, time.perf_counter() - start, code)
+            return response
+
+        return endpoint
+
+    async def solve(request: Request) -> Response:
+        data = await service.body(request)
+        read = SOLVE.read(data)
+        mc = ops.monte_carlo(read)
+        seconds = ops.time_limit(read, lim)
+        slot = None
+        if mc is not None:
+            if not service.mc_slots.acquire(blocking=False):
+                raise ApiError(
+                    "busy",
+                    f"all {lim.mc_slots} Monte Carlo slots are busy; retry later",
+                )
+            slot = service.mc_slots
+        body = await service.run(lambda: _dumps(ops.solve(data, lim)), seconds, slot)
+        hands = len(read["hands"])
+        service.metrics.hands.labels(TABLE if mc is None else MONTE_CARLO).inc(hands)
+        return Response(body, media_type="application/json")
+
+    def posted(op: Callable[[object, Limits], JSON]) -> Handler:
+        async def handler(request: Request) -> Response:
+            data = await service.body(request)
+            body = await service.run(lambda: _dumps(op(data, lim)), lim.timeout)
+            return Response(body, media_type="application/json")
+
+        return handler
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse(ops.presets())
+
+    async def rule_set(request: Request) -> Response:
+        return JSONResponse(ops.preset(request.path_params["name"]))
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok", "version": version})
+
+    async def metrics(request: Request) -> Response:
+        return Response(service.metrics.text(), media_type=CONTENT_TYPE)
+
+    async def openapi_json(request: Request) -> Response:
+        return JSONResponse(openapi(version))
+
+    async def docs(request: Request) -> Response:
+        return HTMLResponse(page.docs_page(openapi(version)))
+
+    async def index(request: Request) -> Response:
+        query = dict(request.query_params)
+        text = await service.run(lambda: page.solve_page(query).encode(), lim.timeout)
+        return HTMLResponse(text)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        code = {404: "not_found", 405: "method_not_allowed"}.get(status, "internal")
+        service.metrics.observe("other", status, 0.0, code)
+        return _error(
+            ApiError(code, f"{request.method} {request.url.path}: {code.replace('_', ' ')}")
+        )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        service.pool.shutdown(wait=True)
+
+    routes = [
+        Route("/v1/solve", route("solve", solve), methods=["POST"]),
+        Route("/v1/settle", route("settle", posted(ops.settle_round)), methods=["POST"]),
+        Route("/v1/naturals", route("naturals", posted(ops.naturals)), methods=["POST"]),
+        Route("/v1/rules", route("rules", rules), methods=["GET"]),
+        Route("/v1/rules/{name}", route("rule_set", rule_set), methods=["GET"]),
+        Route("/healthz", route("healthz", healthz, auth=False), methods=["GET"]),
+        Route("/metrics", route("metrics", metrics), methods=["GET"]),
+        Route("/openapi.json", route("openapi", openapi_json), methods=["GET"]),
+        Route("/docs", route("docs", docs), methods=["GET"]),
+        Route("/", route("page", index), methods=["GET"]),
+    ]
+    middleware = []
+    if cors_origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(cors_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=["authorization", "content-type"],
+            )
+        )
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={HTTPException: not_found},
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    return app

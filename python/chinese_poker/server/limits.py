@@ -1,0 +1,106 @@
+"""Every limit and default of the service, defined once (the ``serve`` command registers one
+option per :data:`LIMITS` entry, with these bounds and this help), and the bearer-token check."""
+
+from __future__ import annotations
+
+import hmac
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from .. import _core
+
+#: The environment variable that may hold the bearer token (``--token-file`` wins).
+TOKEN_ENV = "CHINESE_POKER_TOKEN"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8013
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One limit: its ``Limits`` field, default, bounds and the help of its option."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    help: str
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def is_int(self) -> bool:
+        return isinstance(self.default, int)
+
+
+LIMITS: tuple[Limit, ...] = (
+    Limit("max_body", 1 << 20, 1 << 10, 1 << 26, "largest request body (bytes); larger: 413"),
+    Limit("max_hands", 1024, 1, 100_000, "most hands in one solve request; more: 422"),
+    Limit(
+        "max_samples",
+        100_000,
+        _core.MIN_SAMPLES,
+        _core.MAX_SAMPLES,
+        "most Monte Carlo samples in one request (samples x hands); more: 422",
+    ),
+    Limit(
+        "mc_slots",
+        2,
+        1,
+        _core.MAX_THREADS,
+        "Monte Carlo requests solved at once (one thread each); another one meanwhile: 429",
+    ),
+    Limit(
+        "workers",
+        min(os.cpu_count() or 1, 8),
+        1,
+        _core.MAX_THREADS,
+        "threads that solve and settle (the event loop never does)",
+    ),
+    Limit(
+        "timeout",
+        30.0,
+        0.01,
+        3600.0,
+        "seconds a request may take (a Monte Carlo request's time_limit may only lower it); "
+        "later: 504",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits a server runs with; the defaults are :data:`LIMITS`'."""
+
+    max_body: int = int(LIMITS[0].default)
+    max_hands: int = int(LIMITS[1].default)
+    max_samples: int = int(LIMITS[2].default)
+    mc_slots: int = int(LIMITS[3].default)
+    workers: int = int(LIMITS[4].default)
+    timeout: float = float(LIMITS[5].default)
+
+
+# the table above and the dataclass name the same limits in the same order
+assert tuple(f.name for f in fields(Limits)) == tuple(lim.name for lim in LIMITS)
+
+
+def read_token(token_file: str | None) -> str | None:
+    """The bearer token: the first line of ``token_file``, else ``$CHINESE_POKER_TOKEN``, else
+    none (no token: every request is let in). Raises ``ValueError`` for an empty token."""
+    if token_file is not None:
+        text = Path(token_file).read_text(encoding="utf-8").strip()
+        if not text:
+            raise ValueError(f"{token_file!r} holds no token")
+        return text
+    return os.environ.get(TOKEN_ENV) or None
+
+
+def authorized(header: str | None, token: str | None) -> bool:
+    """Whether an ``Authorization`` header carries ``token`` (compared in constant time)."""
+    if token is None:
+        return True
+    if header is None or not header.startswith("Bearer "):
+        return False
+    return hmac.compare_digest(header[len("Bearer ") :].encode(), token.encode())

@@ -1,0 +1,492 @@
+"""The service's request and response models, defined once: the request readers use them (an
+unknown or missing field is refused, naming it; defaults are filled in) and the OpenAPI
+document is built from them. Defaults come from the library's own signatures, names and
+choices from ``_core``, and the rule set's JSON Schema from the core's default rule set, its
+presets and its choices, so nothing the core owns is written again here."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import json
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from .. import _core
+from ..scoring import settle
+from ..solver import Decision, MonteCarlo, Solver
+from .errors import CODES, invalid
+
+JSON = dict[str, Any]
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a decoded value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    schema: JSON
+    description: str
+    required: bool = False
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Model:
+    """A JSON object of known fields: read with :meth:`read`, documented with :meth:`schema`."""
+
+    name: str
+    description: str
+    fields: tuple[Field, ...]
+
+    def read(self, data: object, where: str | None = None) -> JSON:
+        """``data``'s fields, defaults filled in; an object is required, an unknown or missing
+        field is refused naming it (``where`` prefixes the names of a nested object)."""
+        if not isinstance(data, dict):
+            raise invalid(where, f"expected a JSON object, got {json_type(data)}")
+        names = [f.name for f in self.fields]
+        for key in data:
+            if key not in names:
+                raise invalid(
+                    _path(where, key), f"unknown field; expected one of {', '.join(names)}"
+                )
+        for f in self.fields:
+            if f.required and f.name not in data:
+                raise invalid(_path(where, f.name), "required")
+        return {f.name: data.get(f.name, f.default) for f in self.fields}
+
+    def schema(self) -> JSON:
+        props = {}
+        for f in self.fields:
+            prop = {**f.schema, "description": f.description}
+            if not f.required and f.default is not None:
+                prop["default"] = f.default
+            props[f.name] = prop
+        return {
+            "type": "object",
+            "description": self.description,
+            "properties": props,
+            "required": [f.name for f in self.fields if f.required],
+            "additionalProperties": False,
+        }
+
+
+def _path(where: str | None, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _ref(name: str) -> JSON:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+# -- defaults, from the library's signatures ---------------------------------------------------
+
+DEFAULT_RULES: str = _core.PRESET_NAMES[0]  # what the command line uses too
+DEFAULT_PLAYERS: int = inspect.signature(Solver).parameters["players"].default
+DEFAULT_TOP_K: int = inspect.signature(Solver.solve).parameters["top_k"].default
+DEFAULT_DEALER: int = inspect.signature(settle).parameters["dealer"].default
+_MC: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(MonteCarlo)}
+DEFAULT_SAMPLES: int = _MC["samples"]
+DEFAULT_SEED: int = _MC["seed"]
+TABLE = "table"
+MONTE_CARLO = "monte_carlo"
+DETAIL_FULL = "full"  # detail: Solution.to_dict() per hand
+DETAIL_DECISION = "decision"  # detail: the decision and its value, hands solved as one batch
+
+# -- the rule set, from the core -----------------------------------------------------------------
+
+
+def _typed(values: list[object]) -> JSON:
+    """The JSON type of a rule field, from the values the default rule set and the presets give
+    it (``null`` where one of them leaves it unset)."""
+    types = []
+    for v in values:
+        t = {bool: "boolean", int: "integer", str: "string", type(None): "null"}.get(type(v))
+        if t is None:
+            t = "number"
+        if t not in types:
+            types.append(t)
+    return {"type": types[0] if len(types) == 1 else types}
+
+
+def _rule_schema(path: str, values: list[Any]) -> JSON:
+    choices = _core.CHOICES.get(path)
+    if choices is not None:
+        return {"enum": list(choices)}
+    dicts = [v for v in values if isinstance(v, dict)]
+    if not dicts:
+        return _typed(values)
+    last = path.rsplit(".", 1)[-1]
+    if path == "naturals.values":
+        return {
+            "type": "object",
+            "propertyNames": {"enum": list(_core.NATURAL_NAMES)},
+            "additionalProperties": {"type": "integer"},
+            "description": "units each opponent pays for a natural; the order is the ranking",
+        }
+    if path.startswith("bonus.") and last in _core.ROW_NAMES:
+        return {
+            "type": "object",
+            "propertyNames": {"enum": list(_core.CATEGORY_NAMES)},
+            "additionalProperties": {"type": "integer"},
+            "description": f"units the {last} row pays when won with a category",
+        }
+    keys: list[str] = []
+    for d in dicts:
+        keys += [k for k in d if k not in keys]
+    if path == "bonus":
+        keys += [r for r in _core.ROW_NAMES if r not in keys]
+    props = {
+        k: _rule_schema(_path(path or None, k), [d.get(k) for d in dicts if k in d] or [{}])
+        for k in keys
+    }
+    return {"type": "object", "properties": props, "additionalProperties": False}
+
+
+@functools.cache
+def rule_set_schema() -> JSON:
+    """The JSON Schema of a rule set (docs/rules.md): every field of ``RULE_FIELDS``, typed
+    from the core's default rule set and presets, choices from ``CHOICES``. The core checks the
+    bounds and the rest and names the field it refuses."""
+    sets = [json.loads(_core.default_rules_json())]
+    sets += [json.loads(_core.preset_json(n)) for n in _core.PRESET_NAMES]
+    names = ["name", *_core.RULE_FIELDS, "description", "source"]
+    schema = _rule_schema("", [{k: s[k] for k in names if k in s} for s in sets])
+    schema["description"] = "a rule set; every field is optional and defaults to the core's"
+    return schema
+
+
+# -- requests --------------------------------------------------------------------------------
+
+_CARDS = "13 cards as text, e.g. 'As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d'"
+_RULES = Field(
+    "rules",
+    {"oneOf": [{"enum": list(_core.PRESET_NAMES)}, _ref("RuleSet")]},
+    "a preset name or a rule set",
+    default=DEFAULT_RULES,
+)
+
+MONTE_CARLO_OPTIONS = Model(
+    "MonteCarloOptions",
+    "Monte Carlo: the mean score over sampled deals, with its standard error",
+    (
+        Field("samples", {"type": "integer"}, "sampled deals per hand", default=DEFAULT_SAMPLES),
+        Field("seed", {"type": "integer"}, "seed of the deals", default=DEFAULT_SEED),
+        Field(
+            "time_limit",
+            {"type": "number", "exclusiveMinimum": 0},
+            "seconds the request may take (at most the server's --timeout)",
+        ),
+    ),
+)
+
+SOLVE = Model(
+    "SolveRequest",
+    "hands to solve, each answered in order",
+    (
+        Field("hands", {"type": "array", "items": {"type": "string"}}, _CARDS, required=True),
+        _RULES,
+        Field("players", {"type": "integer"}, "table size", default=DEFAULT_PLAYERS),
+        Field(
+            "objective",
+            {
+                "oneOf": [
+                    {"const": TABLE},
+                    {
+                        "type": "object",
+                        "properties": {MONTE_CARLO: _ref(MONTE_CARLO_OPTIONS.name)},
+                        "required": [MONTE_CARLO],
+                        "additionalProperties": False,
+                    },
+                ]
+            },
+            "'table' (expected score from the strategy tables) or Monte Carlo",
+            default=TABLE,
+        ),
+        Field("top_k", {"type": "integer"}, "best plays listed per hand", default=DEFAULT_TOP_K),
+        Field(
+            "detail",
+            {"enum": [DETAIL_FULL, DETAIL_DECISION]},
+            f"{DETAIL_FULL!r}: Solution.to_dict() per hand; {DETAIL_DECISION!r}: only the "
+            "decision and its value, the hands solved as one batch (table objective only; "
+            "faster)",
+            default=DETAIL_FULL,
+        ),
+    ),
+)
+
+DECISION = {
+    "oneOf": [
+        {
+            "type": "string",
+            "description": "'front / middle / back', 'surrender' or 'NATURAL: front / middle / "
+            "back'",
+        },
+        {
+            "type": "object",
+            "description": "a decision as /v1/solve answers it",
+            "properties": {
+                "decision": {"enum": list(typing.get_args(Decision))},
+                "setting": {"type": "string"},
+                "natural": {"type": ["string", "null"]},
+            },
+            "required": ["decision"],
+        },
+    ]
+}
+
+SETTLE = Model(
+    "SettleRequest",
+    "one round: each seat's decision, P0 first",
+    (
+        Field("decisions", {"type": "array", "items": DECISION}, "one per seat", required=True),
+        _RULES,
+        Field(
+            "bankrolls",
+            {"type": ["array", "null"], "items": {"type": "integer"}},
+            "one per seat, for rule sets that cap payments",
+        ),
+        Field("dealer", {"type": "integer"}, "the dealer's seat", default=DEFAULT_DEALER),
+    ),
+)
+
+NATURALS = Model(
+    "NaturalsRequest",
+    "the naturals a hand holds under a rule set",
+    (Field("hand", {"type": "string"}, _CARDS, required=True), _RULES),
+)
+
+RULES = Model(
+    "RulesRequest",
+    "stdio only: no name lists the presets, a name answers that rule set",
+    (Field("name", {"type": "string"}, "a preset name"),),
+)
+
+# -- responses --------------------------------------------------------------------------------
+
+_INT = {"type": "integer"}
+_NUM = {"type": "number"}
+_STR = {"type": "string"}
+_INTS = {"type": "array", "items": _INT}
+
+
+def _obj(props: JSON, description: str = "") -> JSON:
+    out: JSON = {"type": "object", "properties": props, "required": list(props)}
+    if description:
+        out["description"] = description
+    return out
+
+
+ALTERNATIVE = _obj({"codes": _INTS, "raw_ranks": _INTS, "value": _NUM, "stderr": _NUM})
+SOLUTION = _obj(
+    {
+        "hand": {**_STR, "description": "the hand as given"},
+        "decision": {"enum": list(typing.get_args(Decision))},
+        "natural": {"type": ["string", "null"]},
+        "setting": {**_STR, "description": "front / middle / back"},
+        "codes": {**_INTS, "description": "13 card codes (rank * 4 + suit), front, middle, back"},
+        "raw_ranks": _INTS,
+        "value": _NUM,
+        "stderr": {"type": ["number", "null"]},
+        "play_value": _NUM,
+        "natural_held": {"type": ["array", "null"]},
+        "surrender_value": {"type": ["number", "null"]},
+        "alternatives": {"type": "array", "items": _ref("Alternative")},
+        "candidates": _INT,
+        "samples": _INT,
+        "objective": _STR,
+        "players": _INT,
+        "rules": _STR,
+    },
+    "Solution.to_dict() and the hand",
+)
+DECIDED = _obj(
+    {
+        "hand": {**_STR, "description": "the hand as given"},
+        "decision": {"enum": list(typing.get_args(Decision))},
+        "value": _NUM,
+    },
+    "detail 'decision': the decision as Setting/Declare/Surrender.to_dict() (setting and codes "
+    "unless it surrenders, natural if it declares) and its value",
+)
+DECIDED["properties"].update(
+    {"setting": _STR, "codes": _INTS, "natural": {"enum": list(_core.NATURAL_NAMES)}}
+)
+SOLVE_RESPONSE = _obj(
+    {
+        "solutions": {
+            "type": "array",
+            "items": {"oneOf": [_ref("Solution"), _ref("Decided")]},
+        }
+    }
+)
+SETTLEMENT = _obj(
+    {
+        "rules": _STR,
+        "dealer": _INT,
+        "totals": _INTS,
+        "players": {"type": "array", "items": {"type": "object"}},
+        "matchups": {"type": "array", "items": {"type": "object"}},
+        "payments": {"type": "array", "items": {"type": "object"}},
+        "capped": {"type": "boolean"},
+        "bankrolls_after": {"type": ["array", "null"], "items": _INT},
+        "explanation": {**_STR, "description": "Settlement.explain(): every number and its rule"},
+    },
+    "Settlement.to_dict(), the rule set's name and the explanation",
+)
+NATURALS_RESPONSE = _obj(
+    {
+        "hand": _STR,
+        "rules": _STR,
+        "naturals": {
+            "type": "array",
+            "items": _obj(
+                {
+                    "natural": {"enum": list(_core.NATURAL_NAMES)},
+                    "value": _INT,
+                    "setting": {"type": ["string", "null"]},
+                }
+            ),
+        },
+    }
+)
+PRESET_LIST = _obj(
+    {
+        "presets": {
+            "type": "array",
+            "items": _obj({"name": _STR, "description": _STR, "source": _STR}),
+        }
+    }
+)
+HEALTH = _obj({"status": {"const": "ok"}, "version": _STR})
+ERROR = _obj(
+    {
+        "error": _obj(
+            {
+                "code": {"enum": list(CODES)},
+                "message": _STR,
+                "field": {"type": ["string", "null"]},
+                "type": {
+                    "type": ["string", "null"],
+                    "description": "the package's exception class, if one was raised",
+                },
+            }
+        )
+    }
+)
+
+# the operations both the HTTP service and the stdio mode answer: op -> request model
+OPERATIONS: dict[str, Model] = {"solve": SOLVE, "settle": SETTLE, "naturals": NATURALS}
+
+
+def _json(schema: JSON, description: str) -> JSON:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: str) -> JSON:
+    return {str(CODES[c]): _json(_ref("Error"), c) for c in codes}
+
+
+def _post(summary: str, model: Model, answer: str, *codes: str) -> JSON:
+    return {
+        "post": {
+            "summary": summary,
+            "requestBody": {"required": True, **_json(_ref(model.name), model.description)},
+            "responses": {
+                "200": _json(_ref(answer), "the answer"),
+                **_errors("bad_json", "unauthorized", "too_large", "invalid_input", *codes),
+            },
+        }
+    }
+
+
+@functools.cache
+def openapi(version: str) -> JSON:
+    """The OpenAPI 3.1 document of the service."""
+    auth = _errors("unauthorized")
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "chinese-poker solver service",
+            "version": version,
+            "description": "Solve 13-card Chinese Poker hands and settle rounds "
+            "(docs/guide/serve.md). With a token, every path but /healthz needs "
+            "'Authorization: Bearer TOKEN'.",
+        },
+        "paths": {
+            "/v1/solve": _post(
+                "the best decision for each hand", SOLVE, "SolveResponse", "busy", "timeout"
+            ),
+            "/v1/settle": _post("settle a round", SETTLE, "Settlement", "timeout"),
+            "/v1/naturals": _post("the naturals a hand holds", NATURALS, "Naturals", "timeout"),
+            "/v1/rules": {
+                "get": {
+                    "summary": "the presets",
+                    "responses": {"200": _json(_ref("PresetList"), "the presets"), **auth},
+                }
+            },
+            "/v1/rules/{name}": {
+                "get": {
+                    "summary": "a preset's rule set",
+                    "parameters": [
+                        {
+                            "name": "name",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"enum": list(_core.PRESET_NAMES)},
+                        }
+                    ],
+                    "responses": {
+                        "200": _json(_ref("RuleSet"), "the rule set"),
+                        **_errors("unauthorized", "not_found"),
+                    },
+                }
+            },
+            "/healthz": {
+                "get": {"summary": "liveness", "responses": {"200": _json(_ref("Health"), "ok")}}
+            },
+            "/metrics": {
+                "get": {
+                    "summary": "Prometheus metrics",
+                    "responses": {
+                        "200": {
+                            "description": "the Prometheus text format",
+                            "content": {"text/plain": {"schema": {"type": "string"}}},
+                        },
+                        **auth,
+                    },
+                }
+            },
+        },
+        "components": {
+            "schemas": {
+                "RuleSet": rule_set_schema(),
+                **{m.name: m.schema() for m in (MONTE_CARLO_OPTIONS, SOLVE, SETTLE, NATURALS)},
+                "Alternative": ALTERNATIVE,
+                "Solution": SOLUTION,
+                "Decided": DECIDED,
+                "SolveResponse": SOLVE_RESPONSE,
+                "Settlement": SETTLEMENT,
+                "Naturals": NATURALS_RESPONSE,
+                "PresetList": PRESET_LIST,
+                "Health": HEALTH,
+                "Error": ERROR,
+            },
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    }

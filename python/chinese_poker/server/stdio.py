@@ -1,0 +1,50 @@
+"""``chinese-poker serve --stdio``: JSON lines in and out. Each line is a request of the HTTP
+shape plus ``"op"`` (a key of :data:`.ops.OPS`) and an optional ``"id"`` echoed back; each is
+answered on one line, flushed, as soon as it is read. A bad line is answered with an error line
+(``{"id": ..., "error": {"code", "message", "field", "type"}}``) and the stream goes on."""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+from . import ops
+from .errors import ApiError, invalid
+from .limits import Limits
+from .schema import JSON, json_type
+
+OP = "op"
+ID = "id"
+
+
+def answer(line: bytes, limits: Limits) -> JSON:
+    """The answer to one request line (an error answer rather than an exception)."""
+    ident: Any = None
+    try:
+        if len(line) > limits.max_body:
+            raise ApiError("too_large", f"the request line is longer than {limits.max_body} bytes")
+        try:
+            data = json.loads(line)
+        except (ValueError, RecursionError) as e:
+            raise ApiError("bad_json", f"the request line is not JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise invalid(None, f"expected a JSON object, got {json_type(data)}")
+        ident = data.pop(ID, None)
+        op = data.pop(OP, None)
+        if op not in ops.OPS:
+            raise invalid(OP, f"expected one of {', '.join(ops.OPS)}, got {op!r}")
+        result = ops.run(op, data, limits)
+    except ApiError as e:
+        result = e.to_dict()
+    return {ID: ident, **result} if ident is not None else result
+
+
+def serve(stdin: IO[bytes], stdout: IO[str], limits: Limits) -> None:
+    """Answers ``stdin`` line by line until it closes."""
+    for raw in iter(stdin.readline, b""):
+        line = raw.strip()
+        if not line:
+            continue
+        text = json.dumps(answer(line, limits), ensure_ascii=False, separators=(",", ":"))
+        stdout.write(text + "\n")
+        stdout.flush()
