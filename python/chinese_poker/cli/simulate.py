@@ -1,6 +1,7 @@
 """``chinese-poker simulate``: self-play rounds with a progress bar, then each seat's mean points
-with their interval and the event rates; the rows optionally streamed to Parquet, plotted, or
-played again under a second rule set."""
+with their interval and the event rates; the rows optionally written to a simulation directory
+(and resumed from it), plotted, or played again under a second rule set. Ctrl-C stops the run
+(and any run not started yet), shows what was done and exits with 130."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..exceptions import ChinesePokerError, OutputError
 from ._options import PLAYERS, Shared, command, int_arg, progress
 from ._shared import (
     POLICY_NAMES,
-    blame,
-    check_out_file,
     check_plot_file,
     fail,
     load_rules,
@@ -34,7 +34,8 @@ def register(sub: Any, shared: Shared) -> None:
         [
             "chinese-poker simulate --rounds 10000 --players 4 --rules maceplay",
             "chinese-poker simulate --rounds 100000 --policy table,greedy,random,mc "
-            "--out results.parquet --plot results.png",
+            "--out results --plot results.png",
+            "chinese-poker simulate --rounds 10000000 --out big --resume",
             "chinese-poker simulate --rounds 5000 --compare one_six --plot cmp.png",
         ],
         [shared.common, shared.as_json, shared.rules, shared.run],
@@ -55,7 +56,19 @@ def register(sub: Any, shared: Shared) -> None:
         default="table",
         help="one policy for every seat, or one per seat separated by commas (default table)",
     )
-    p.add_argument("--out", default=None, help="stream the rows to this .parquet file")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="write the rows to this simulation directory (finished Parquet parts and a "
+        "manifest; see --resume)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run already in --out (the same options), playing only the rounds "
+        "not done",
+    )
+    p.add_argument("--overwrite", action="store_true", help="replace a simulation already in --out")
     p.add_argument("--plot", default=None, help="write plots to this .png / .svg / .pdf")
     p.add_argument(
         "--compare",
@@ -126,8 +139,9 @@ def run(args: argparse.Namespace) -> None:
     rules = load_rules(args.rules)
     other = None if args.compare is None else load_rules(args.compare, "--compare")
     names, policies = _policies(args)
-    target = None if args.out is None else check_out_file("--out", args.out, (".parquet",))
-    if target is not None:
+    if args.out is None and (args.resume or args.overwrite):
+        fail("--resume" if args.resume else "--overwrite", "applies with --out only")
+    if args.out is not None:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
@@ -135,29 +149,42 @@ def run(args: argparse.Namespace) -> None:
     if args.plot is not None:
         check_plot_file("--plot", args.plot)
     runs = []
-    for rs, path in ((rules, target), (other, None)):
+    for rs, path in ((rules, args.out), (other, None)):
         if rs is None:
             continue
-        with blame("--rules"):
-            runs.append(
-                simulate(
-                    args.rounds,
-                    args.players,
-                    rs,
-                    policies,
-                    seed=args.seed,
-                    threads=args.threads,
-                    progress=progress(args),
-                    out=path,
-                )
+        try:
+            # --out is checked by simulate before it plays a round
+            run = simulate(
+                args.rounds,
+                args.players,
+                rs,
+                policies,
+                seed=args.seed,
+                threads=args.threads,
+                progress=progress(args),
+                out=path,
+                resume=args.resume and path is not None,
+                overwrite=args.overwrite and path is not None,
             )
-    if args.plot is not None:
+        except ChinesePokerError as e:
+            if e.argument in ("out", "resume", "overwrite"):
+                fail(f"--{e.argument}", str(e).split(": ", 1)[-1])
+            if isinstance(e, OutputError):
+                raise
+            fail("--rules", str(e))
+        runs.append(run)
+        if run.interrupted:
+            break  # Ctrl-C stops every run: the second is not started
+    interrupted = runs[-1].interrupted
+    if args.plot is not None and not interrupted:
         from .. import plots
 
         plots.save(plots.report(runs[0], compare=runs[1] if len(runs) > 1 else None), args.plot)
     if args.json:
         data = [_simulation_json(r, names) for r in runs]
         out_json(data[0] if len(data) == 1 else data)
+        if interrupted:
+            raise KeyboardInterrupt  # exit 130, after what was done is shown
         return
     for n, run in enumerate(runs):
         out(("\n" if n else "") + f"Rule set {run.rules}, {run.players} players, seed {run.seed}")
@@ -167,5 +194,7 @@ def run(args: argparse.Namespace) -> None:
         out(f"{run.rounds:,} rounds in {run.seconds:.1f} s, {rate:,.0f} rounds/s{note}")
         if run.parquet is not None:
             out(f"rows written to {run.parquet}")
+    if interrupted:
+        raise KeyboardInterrupt  # exit 130, after what was done is shown
     if args.plot is not None:
         out(f"plot written to {args.plot}")
