@@ -16,7 +16,7 @@ from typing import Any
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import _dataset
+from chinese_poker import _dataset, _runner
 from chinese_poker.exceptions import (
     ChinesePokerError,
     InvalidArgumentError,
@@ -403,3 +403,44 @@ def test_train_all_resume_keeps_the_files_already_trained(
         logged.clear()
         tables.train_all(out, deals=1, seed=1, log=stop_after_four, resume=True)
     assert not any("kept" in line for line in logged)
+
+
+def test_a_second_ctrl_c_during_the_last_write_loses_only_that_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C, then Ctrl-C again while the rounds played since the last part are written: the
+    run still returns (it used to escape as KeyboardInterrupt and leave no file), the parts
+    finished before are intact, no temporary file is left, and resume is exact."""
+    _small_chunks(monkeypatch)
+    want = _run(600)
+    assert want.columns is not None
+    real_chunk = _runner._chunk_columns
+    real_write = _dataset.write_part
+    played: list[int] = []
+    state = {"interrupted": False}
+
+    def chunk(*args: Any) -> Any:
+        played.append(1)
+        if len(played) == 4:  # Ctrl-C while the fourth chunk plays
+            state["interrupted"] = True
+            raise KeyboardInterrupt
+        return real_chunk(*args)
+
+    def write(directory: Path, table: Any, *rest: Any) -> Any:
+        if state["interrupted"]:  # Ctrl-C again, in the middle of the write
+            (directory / ".part-0000000000300.1.tmp").write_bytes(b"half")
+            raise KeyboardInterrupt
+        return real_write(directory, table, *rest)
+
+    monkeypatch.setattr("chinese_poker._runner._chunk_columns", chunk)
+    monkeypatch.setattr(_dataset, "write_part", write)
+    cut = _run(600, out=tmp_path / "run")
+    assert cut.interrupted and cut.rounds == 300
+    monkeypatch.setattr("chinese_poker._runner._chunk_columns", real_chunk)
+    monkeypatch.setattr(_dataset, "write_part", real_write)
+    back = cp.read_simulation(tmp_path / "run")
+    assert back.columns is not None and back.rounds == 300
+    _same(back.columns, {k: v[:900] for k, v in want.columns.items()})
+    resumed = _run(600, out=tmp_path / "run", resume=True)
+    assert resumed.rounds == 600 and not list((tmp_path / "run").glob(".*"))
+    _same(_on_disk(tmp_path / "run"), want.columns)

@@ -114,6 +114,9 @@ def test_ray_output_survives_a_crashed_task_and_resumes_exactly(
     assert pq.read_table(out).num_rows == 600  # nothing else on disk
     with pytest.raises(cp.exceptions.InvalidArgumentError, match="overwrite=True"):
         cp.simulate(300, 2, "maceplay", pols, shards=2, **kw)
+    (tmp_path / "file").write_bytes(b"x")  # was FileExistsError from the Ray backend
+    with pytest.raises(cp.exceptions.InvalidArgumentError, match="overwrite=True"):
+        cp.simulate(300, 2, "maceplay", pols, shards=2, **{**kw, "out": tmp_path / "file"})
     # fewer shards, overwriting: no part of the four-shard run is left to be read back
     cp.simulate(300, 2, "maceplay", pols2, shards=2, overwrite=True, **kw)
     assert len(list(out.glob("part-*.parquet"))) == 2 and pq.read_table(out).num_rows == 600
