@@ -38,9 +38,9 @@ if __name__ == "__main__":
     want = q0.get()
     ctx = mp.get_context("fork")
     q = ctx.Queue()
-    child = ctx.Process(target=work, args=(q,))
+    child = ctx.Process(target=work, args=(q,), daemon=True)  # ended with this process
     child.start()
-    got = q.get(timeout=120)
+    got = q.get(timeout=60)  # a hung child: queue.Empty, and this script fails
     child.join(30)
     assert child.exitcode == 0, child.exitcode
     assert got == want
@@ -53,6 +53,6 @@ def test_a_forked_child_runs_threaded_work(tmp_path: Path) -> None:
     script = tmp_path / "fork_child.py"
     script.write_text(CHILD)
     result = subprocess.run(
-        [sys.executable, script], capture_output=True, text=True, timeout=240, check=False
+        [sys.executable, script], capture_output=True, text=True, timeout=150, check=False
     )
     assert result.returncode == 0 and "fork ok" in result.stdout, result.stderr[-3000:]
