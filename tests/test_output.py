@@ -444,3 +444,18 @@ def test_a_second_ctrl_c_during_the_last_write_loses_only_that_part(
     resumed = _run(600, out=tmp_path / "run", resume=True)
     assert resumed.rounds == 600 and not list((tmp_path / "run").glob(".*"))
     _same(_on_disk(tmp_path / "run"), want.columns)
+
+
+def test_a_damaged_manifest_is_refused_and_replaced_only_with_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _run(20, out=out)
+    (out / _dataset.MANIFEST).write_text("{not json")
+    for kw in ({}, {"resume": True}):
+        with pytest.raises(InvalidArgumentError, match="unreadable manifest") as e:
+            _run(20, out=out, **kw)
+        assert e.value.argument == "out"
+    with pytest.raises(InvalidArgumentError, match="unreadable manifest") as e:
+        cp.read_simulation(out)
+    assert e.value.argument == "path"
+    assert _run(20, out=out, overwrite=True).rounds == 20
+    assert cp.read_simulation(out).rounds == 20

@@ -51,9 +51,11 @@ _PART = re.compile(r"part-(\d{13})\.parquet")
 _TEMP_PREFIX = ".part-"
 
 
-def _bad(message: str, cls: type[ChinesePokerError] = InvalidArgumentError) -> ChinesePokerError:
-    e = cls(f'argument "out": {message}')
-    e.argument = "out"
+def _bad(
+    message: str, cls: type[ChinesePokerError] = InvalidArgumentError, name: str = "out"
+) -> ChinesePokerError:
+    e = cls(f'argument "{name}": {message}')
+    e.argument = name
     return e
 
 
@@ -307,19 +309,22 @@ def _ours(path: Path) -> bool:
     return True
 
 
-def _read_manifest(path: Path) -> dict[str, Any] | None:
+def _read_manifest(path: Path, name: str = "out") -> dict[str, Any] | None:
+    """The manifest of the simulation directory ``path`` (``None``: it has none); errors name
+    the argument ``name``."""
     try:
         data = json.loads((path / MANIFEST).read_text())
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:
-        raise _bad(f"{path} holds an unreadable manifest ({e})") from None
+        raise _bad(f"{path} holds an unreadable manifest ({e})", name=name) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _bad(f"{path / MANIFEST} is not the manifest of a simulation")
+        raise _bad(f"{path / MANIFEST} is not the manifest of a simulation", name=name)
     if data.get("version") != SCHEMA_VERSION:
         raise _bad(
             f"{path} was written in format version {data.get('version')}; this package reads "
-            f"version {SCHEMA_VERSION}"
+            f"version {SCHEMA_VERSION}",
+            name=name,
         )
     return data
 
@@ -349,7 +354,12 @@ def open_output(out: object, identity: dict[str, Any], *, resume: bool, overwrit
             raise _bad(f"{path} cannot be replaced: {e}") from None
     fresh = Dataset(path, identity)
     if path.is_dir():
-        manifest = _read_manifest(path)
+        try:
+            manifest = _read_manifest(path)
+        except ChinesePokerError:
+            if not (overwrite and _ours(path)):
+                raise
+            manifest = {}  # a damaged manifest of ours: replaced below
         if manifest is None:
             if any(os.scandir(path)):
                 raise _bad(
@@ -420,7 +430,7 @@ def _file_identity(path: Path) -> dict[str, Any]:
 def part_files(path: Path) -> list[str]:
     """The Parquet files of a stored simulation: the parts its manifest lists, in round order,
     or the file itself."""
-    manifest = _read_manifest(path) if path.is_dir() else None
+    manifest = _read_manifest(path, "path") if path.is_dir() else None
     if manifest is None:
         return [str(path)]
     parts = sorted(manifest.get("parts", []), key=lambda p: p["first"])
@@ -447,7 +457,7 @@ def read(path_arg: object) -> Stored:
     path = Path(os.fspath(path_arg))
     try:
         if path.is_dir():
-            manifest = _read_manifest(path)
+            manifest = _read_manifest(path, "path")
             if manifest is None:
                 raise InvalidArgumentError(
                     f'argument "path": {path} is not a simulation directory (no {MANIFEST})'

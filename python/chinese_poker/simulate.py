@@ -19,6 +19,7 @@ crash-safe simulation directory (``out=``) in ``_dataset``, duels in
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import time
 from collections.abc import Sequence
@@ -230,8 +231,9 @@ def _policy_key(policy: object) -> str:
 
 
 def _run_identity(rs: RuleSet, pols: Sequence[object], seed: int, rounds: int) -> dict[str, Any]:
-    """What makes two runs the same run: their rows depend on nothing else."""
-    return {
+    """What makes two runs the same run: their rows depend on nothing else. In the form the
+    manifest's JSON reads back (lists, not tuples), so that equal runs compare equal."""
+    identity = {
         "format": _dataset.FORMAT,
         "version": _dataset.SCHEMA_VERSION,
         "rules": rs.to_dict(),
@@ -240,6 +242,8 @@ def _run_identity(rs: RuleSet, pols: Sequence[object], seed: int, rounds: int) -
         "seed": seed,
         "rounds": rounds,
     }
+    loaded: dict[str, Any] = json.loads(json.dumps(identity))
+    return loaded
 
 
 def simulate(
