@@ -69,7 +69,9 @@ def play_shards(
     advance: Callable[[int], object],
 ) -> tuple[list[Any], bool]:
     """The shards' ranges in round order, and whether Ctrl-C cut the run short (the shards
-    not finished by then are cancelled; the rows kept are those of the finished shards)."""
+    not finished by then are cancelled; the rows kept are those of the finished shards, and
+    with a directory, the parts any task finished). A task that fails for good cancels the
+    others and raises its error."""
     if shards is not None and (
         isinstance(shards, bool) or not hasattr(shards, "__index__") or isinstance(shards, float)
     ):
@@ -110,9 +112,12 @@ def play_shards(
                 done.append(r)
                 interrupted = interrupted or r.interrupted
                 advance(count)
-    except KeyboardInterrupt:
+    except BaseException as e:
+        # Ctrl-C or a task that failed for good: no task keeps running after the call returns
         for ref in pending:
             ray.cancel(ref, force=True)
+        if not isinstance(e, KeyboardInterrupt):
+            raise
         interrupted = True
         if ds is not None:
             ds.tidy()  # the parts cancelled tasks finished before
