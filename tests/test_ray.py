@@ -160,13 +160,22 @@ def test_ray_output_ctrl_c_reports_what_is_on_disk_and_resumes_exactly(
     assert want.columns is not None
     out = tmp_path / "run"
     kw: dict[str, Any] = {"seed": 4, "progress": False, "backend": "ray", "out": out}
+    done = threading.Event()
+
+    def strike() -> None:  # Ctrl-C once two of the eight shards' parts are on disk
+        while not done.wait(0.01):
+            if len(list(out.glob("part-*.parquet"))) >= 2:
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(1.2, os.kill, (os.getpid(), signal.SIGINT))
+    watcher = threading.Thread(target=strike, daemon=True)
     try:
-        timer.start()
+        watcher.start()
         cut = cp.simulate(200, 2, "maceplay", pols, shards=8, **kw)
     finally:
-        timer.cancel()
+        done.set()
+        watcher.join()
         signal.signal(signal.SIGINT, previous)
     assert cut.interrupted and 0 < cut.rounds < 200, cut.rounds
     rows = _dataset.numpy_columns(pq.read_table(out))
