@@ -417,6 +417,8 @@ def train_tables(
     Deterministic for
     ``seed`` (0 to 2**64 − 1) whatever ``threads``.
     ``progress(step, delta)`` is called after each iteration and then each calibration step.
+    Ctrl-C stops training within about a second (``KeyboardInterrupt``), in an iteration or a
+    calibration step alike; nothing is written then.
 
     ``meta["calibration"]`` lists each calibration step: the hands played, the mean prediction
     (the realised mean is 0), the worst decile gap of the map the step started from, and how far
