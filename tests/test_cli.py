@@ -219,7 +219,7 @@ def test_simulate_streams_to_parquet_and_plots(tmp_path: Path) -> None:
         "--out", "run.parquet", "--plot", "run.png", cwd=tmp_path,
     )  # fmt: skip
     assert "rows written to run.parquet" in text and "plot written to run.png" in text
-    assert (tmp_path / "run.parquet").stat().st_size > 0
+    assert cp.read_simulation(tmp_path / "run.parquet").rounds == 200  # a simulation directory
     assert png(tmp_path / "run.png")
 
 
@@ -384,7 +384,8 @@ def test_tables_train_prints_the_path_it_wrote(tmp_path: Path) -> None:
         (["simulate", "--policy", "smart"], "--policy", None),
         (["simulate", "--policy", "table,greedy"], "--policy", None),
         (["simulate", "--out", "/nonexistent-dir/r.parquet"], "--out", None),
-        (["simulate", "--out", "r.csv"], "--out", None),
+        (["simulate", "--out", "bad.toml"], "--out", None),  # a file already there
+        (["simulate", "--resume"], "--resume", None),
         (["simulate", "--plot", "r.txt"], "--plot", None),
         (["simulate", "--compare", "nope"], "--compare", None),
         (["simulate", "--threads", "0"], "--threads", None),
@@ -410,6 +411,7 @@ def test_tables_train_prints_the_path_it_wrote(tmp_path: Path) -> None:
         (["tables", "train", "--seed", str(2**64)], "--seed", None),
         (["tables", "train", "--out", "/nonexistent-dir/x.npz"], "--out", None),
         (["tables", "train", "--all", "--rules", "maceplay"], "--all", None),
+        (["tables", "train", "--resume"], "--resume", None),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(

@@ -128,7 +128,7 @@ def test_summary_arrow_and_parquet(tmp_path: Path) -> None:
     back = pq.read_table(tmp_path / "r.parquet")
     assert back.equals(table)
     assert [s.mean for s in streamed.summary()] == [s.mean for s in summary]
-    with pytest.raises(InvalidArgumentError, match="streamed"):
+    with pytest.raises(InvalidArgumentError, match="read_simulation"):
         streamed.to_arrow()
 
 

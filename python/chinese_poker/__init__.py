@@ -44,7 +44,7 @@ from .scoring import (
     find_naturals,
     settle,
 )
-from .simulate import Simulation, deal, settle_batch, simulate
+from .simulate import Simulation, deal, read_simulation, settle_batch, simulate
 from .solver import (
     Alternative,
     BatchSolution,
@@ -69,6 +69,7 @@ __all__ = [
     "Simulation",
     "deal",
     "duel",
+    "read_simulation",
     "settle_batch",
     "simulate",
     "Alternative",

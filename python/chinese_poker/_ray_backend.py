@@ -1,16 +1,28 @@
 """The Ray backend of :func:`chinese_poker.simulate`: the rounds split into shards of round
 ranges, each played by a Ray task with the local engine. A round's result depends only on the
-run's seed and the round's index, so the gathered shards are the local run's rows."""
+run's seed and the round's index, so the gathered shards are the local run's rows.
+
+With a simulation directory, each task writes its own finished parts (``_dataset.write_part``,
+on a file system every task sees) and returns their entries; the driver adds them to the
+manifest as tasks finish. Ctrl-C cancels the tasks still running; parts a cancelled or crashed
+task finished before are adopted from their own metadata (``Dataset.tidy``), so only the parts
+in flight are lost."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ._dataset import Dataset, tally_state, write_part
 from ._runner import _play_range
-from .exceptions import InvalidArgumentError
-from .rules import RuleSet
+from .exceptions import InvalidArgumentError, InvalidTypeError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from . import _core
+    from .rules import RuleSet
 
 
 def _shard(
@@ -20,25 +32,54 @@ def _shard(
     first: int,
     count: int,
     threads: int | None,
-    path: str | None,
+    directory: str | None,
+    run: str,
 ) -> Any:
-    return _play_range(
-        rs, pols, seed, first, count, threads, None if path is None else Path(path), None
-    )
+    sink = None
+    if directory is not None:
+        path = Path(directory)
+
+        def sink(table: pa.Table, first: int, count: int, tally: _core.SeatTally) -> Any:
+            return {**write_part(path, table, first, count, run), "tally": tally_state(tally)}
+
+    return _play_range(rs, pols, seed, first, count, threads, sink, None)
+
+
+def split(todo: Sequence[tuple[int, int]], shards: int) -> list[tuple[int, int]]:
+    """The ranges ``todo`` cut into about ``shards`` ranges of equal size, in order."""
+    total = sum(c for _, c in todo)
+    size = max(1, -(-total // shards))
+    out = []
+    for first, count in todo:
+        while count > 0:
+            n = min(size, count)
+            out.append((first, n))
+            first, count = first + n, count - n
+    return out
 
 
 def play_shards(
     rs: RuleSet,
     pols: Sequence[object],
     seed: int,
-    rounds: int,
+    todo: Sequence[tuple[int, int]],
     threads: int | None,
-    out: Path | None,
+    ds: Dataset | None,
     shards: int | None,
     advance: Callable[[int], object],
 ) -> tuple[list[Any], bool]:
     """The shards' ranges in round order, and whether Ctrl-C cut the run short (the shards
-    not finished by then are cancelled; the rows kept are those of the finished shards)."""
+    not finished by then are cancelled; the rows kept are those of the finished shards, and
+    with a directory, the parts any task finished). A task that fails for good cancels the
+    others and raises its error."""
+    if shards is not None and (
+        isinstance(shards, bool) or not hasattr(shards, "__index__") or isinstance(shards, float)
+    ):
+        e = InvalidTypeError(f'argument "shards": expected an int, got {type(shards).__name__}')
+        e.argument = "shards"
+        raise e
+    if shards is not None and shards.__index__() < 1:
+        raise InvalidArgumentError(f'argument "shards": expected a positive number, got {shards!r}')
     try:
         import ray
     except ImportError:
@@ -50,33 +91,35 @@ def play_shards(
     if shards is None:
         cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
         shards = max(1, 4 * int(cpus))
-    if isinstance(shards, bool) or not isinstance(shards, int) or shards < 1:
-        raise InvalidArgumentError(f'argument "shards": expected a positive number, got {shards!r}')
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
     remote = ray.remote(_shard)
-    size = -(-rounds // shards) if rounds else 0
+    directory = None if ds is None else str(ds.path.absolute())
+    run = "" if ds is None else ds.run
     pending: dict[Any, int] = {}
-    for k in range(shards):
-        first = k * size
-        count = min(size, rounds - first)
-        if count <= 0:
-            break
-        part = None if out is None else str(out / f"part-{k:05d}.parquet")
-        pending[remote.remote(rs, list(pols), seed, first, count, threads, part)] = count
     done: list[Any] = []
+    interrupted = False
     try:
+        for first, count in split(todo, shards.__index__()):
+            ref = remote.remote(rs, list(pols), seed, first, count, threads, directory, run)
+            pending[ref] = count
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 count = pending.pop(ref)
-                done.append(ray.get(ref))
+                r = ray.get(ref)
+                if ds is not None:
+                    for part in r.parts:
+                        ds.commit(part)
+                done.append(r)
+                interrupted = interrupted or r.interrupted
                 advance(count)
-    except KeyboardInterrupt:
+    except BaseException as e:
+        # Ctrl-C or a task that failed for good: no task keeps running after the call returns
         for ref in pending:
             ray.cancel(ref, force=True)
+        if not isinstance(e, KeyboardInterrupt):
+            raise
         interrupted = True
-    else:
-        interrupted = False
+        if ds is not None:
+            ds.tidy()  # the parts cancelled tasks finished before
     done.sort(key=lambda r: r.first)
     return done, interrupted

@@ -1,23 +1,25 @@
 """The chunk runner of self-play: rounds played in chunks sized to take about a quarter second
-(so progress and Ctrl-C are seen promptly), each chunk's columns from the core (or, for seats
-played by a Python callable, decided here and settled by the core), the core's per-seat
-running sums (``_core.SeatTally``), and the rows streamed to Parquet in row groups.
-:func:`~chinese_poker.simulate` plays one range of rounds locally or many as Ray tasks
+(so progress is seen promptly; Ctrl-C stops a chunk within it, in the core), each chunk's
+columns from the core (or, for seats played by a Python callable, decided here and settled by
+the core), the core's per-seat running sums (``_core.SeatTally``), and the rows written as
+finished parts of a simulation directory (``_dataset``).
+:func:`~chinese_poker.simulate` plays ranges of rounds locally or as Ray tasks
 (``_ray_backend``), both through :func:`_play_range`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._dataset import arrow_table
 from .policies import _spec
 from .rules import RuleSet
 
@@ -46,20 +48,7 @@ NO_NATURAL = _core.NO_NATURAL
 
 
 def _arrow_table(cols: Mapping[str, npt.NDArray[Any]]) -> pa.Table:
-    import pyarrow as pa
-
-    def fixed(a: npt.NDArray[Any], width: int) -> pa.Array:
-        return pa.FixedSizeListArray.from_arrays(
-            pa.array(np.ascontiguousarray(a).reshape(-1)), width
-        )
-
-    arrays = {
-        name: fixed(cols[name], cols[name].shape[1])
-        if cols[name].ndim == 2
-        else pa.array(cols[name])
-        for name in COLUMNS
-    }
-    return pa.table(arrays)
+    return arrow_table(cols, COLUMNS)
 
 
 class _Progress:
@@ -129,21 +118,27 @@ def _chunk_columns(
     return cols
 
 
-# Rows buffered per Parquet row group: large groups keep the per-group cost negligible, and
-# the buffer (about 50 bytes a row) small.
-_ROW_GROUP = 1 << 17
+# A part of a simulation directory is written when it holds this many rows or has been
+# playing this long, whichever comes first: what a kill or a full disk can lose at most.
+_PART_ROWS = 1 << 18
+_PART_SECONDS = 30.0
 _PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "use_dictionary": False}
+
+Sink = Callable[["pa.Table", int, int, _core.SeatTally], object]
+"""Takes a finished part: its rows, first round, rounds and sums."""
 
 
 @dataclass
 class _Range:
-    """What playing one range of rounds produced (kept rows or a Parquet file, and the tally)."""
+    """What playing one range of rounds produced: the rows kept (none when written to a
+    sink), the sums and rounds of what was kept or written, and the parts written."""
 
     first: int
     columns: dict[str, npt.NDArray[Any]] | None
     tally: _core.SeatTally
     done: int
     interrupted: bool
+    parts: list[Any]
 
 
 def _joined(
@@ -162,49 +157,56 @@ def _play_range(
     first: int,
     count: int,
     threads: int | None,
-    path: Path | None,
+    sink: Sink | None,
     advance: Callable[[int], object] | None,
 ) -> _Range:
-    """Plays rounds ``first..first + count`` in chunks: rows kept, or streamed to ``path``."""
+    """Plays rounds ``first..first + count`` in chunks: rows kept, or handed to ``sink`` in
+    parts of consecutive rounds. Ctrl-C ends the range: the rounds played so far are kept (or
+    written as a last part; a second Ctrl-C while it is written drops that part only)."""
     players = len(pols)
     specs = [_spec(p, rs, players, s) for s, p in enumerate(pols)]
     tally = _core.SeatTally(players)
-    parts: list[dict[str, npt.NDArray[Any]]] = []
-    pending = 0  # rows in `parts` not yet written (streaming)
-    writer: Any = None
+    kept: list[dict[str, npt.NDArray[Any]]] = []
+    written: list[Any] = []
+    buffer: list[dict[str, npt.NDArray[Any]]] = []
+    part_first, part_rounds, part_tally, part_start = first, 0, _core.SeatTally(players), 0.0
+    done = 0
 
     def flush() -> None:
-        nonlocal writer, pending
-        if not parts:
+        nonlocal part_rounds, part_tally, done
+        if sink is None or not buffer:
             return
-        table = _arrow_table({k: np.concatenate([p[k] for p in parts]) for k in COLUMNS})
-        if writer is None:
-            import pyarrow.parquet as pq
+        table = _arrow_table({k: np.concatenate([p[k] for p in buffer]) for k in COLUMNS})
+        written.append(sink(table, part_first, part_rounds, part_tally))
+        tally.merge(part_tally)
+        done += part_rounds
+        buffer.clear()
+        part_rounds, part_tally = 0, _core.SeatTally(players)
 
-            writer = pq.ParquetWriter(str(path), table.schema, **_PARQUET_OPTIONS)
-        writer.write_table(table)
-        parts.clear()
-        pending = 0
-
-    done, interrupted = 0, False
+    interrupted = False
     try:
         for offset, size in _chunks(count):
             cols = _chunk_columns(rs, specs, pols, seed, first + offset, size, threads)
-            tally.add(cols["points"], cols["scoops"], cols["sweep"], cols["status"])
-            parts.append(cols)
-            if path is not None:
-                pending += len(cols["points"])
-                if pending >= _ROW_GROUP:
+            if sink is None:
+                tally.add(cols["points"], cols["scoops"], cols["sweep"], cols["status"])
+                kept.append(cols)
+                done += size
+            else:
+                if not buffer:
+                    part_first, part_start = first + offset, time.monotonic()
+                buffer.append(cols)
+                part_tally.add(cols["points"], cols["scoops"], cols["sweep"], cols["status"])
+                part_rounds += size
+                rows = part_rounds * players
+                if rows >= _PART_ROWS or time.monotonic() - part_start >= _PART_SECONDS:
                     flush()
-            done += size
             if advance is not None:
                 advance(size)
+        flush()
     except KeyboardInterrupt:
         interrupted = True
-    finally:
-        if path is not None:
+        # the rounds played so far, as one more part; interrupted again, only that part is lost
+        with contextlib.suppress(KeyboardInterrupt):
             flush()
-            if writer is not None:
-                writer.close()
-    columns = None if path is not None else _joined(parts, rs, players)
-    return _Range(first, columns, tally, done, interrupted)
+    columns = None if sink is not None else _joined(kept, rs, players)
+    return _Range(first, columns, tally, done, interrupted, written)

@@ -13,6 +13,7 @@ __all__ = [
     "InvalidDecisionError",
     "InvalidArgumentError",
     "InvalidTypeError",
+    "OutputError",
 ]
 
 
@@ -72,3 +73,9 @@ class InvalidTypeError(InvalidArgumentError, TypeError):
     """An argument of the wrong Python type where data is expected: a ``bool``, ``bytes`` or
     ``float`` where card codes or counts go, a number where a path goes. Names the argument or
     position. An ``InvalidArgumentError`` and a ``TypeError`` too, so either ``except`` works."""
+
+
+class OutputError(ChinesePokerError, OSError):
+    """Results that could not be written or read back: a full disk, a file removed or damaged
+    while in use, a folder without permission. Also an ``OSError``. What was finished before
+    stays intact (see ``simulate``'s ``out``)."""

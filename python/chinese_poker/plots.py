@@ -20,8 +20,8 @@ Each plot function draws on ``ax`` (a matplotlib ``Axes``) or on a new figure, a
 Figures are built with ``matplotlib.figure.Figure`` (no pyplot, so no GUI and no global
 state): saving uses the Agg renderer whatever the default backend, which works on a server. In
 a notebook, a figure or axes returned here and left last in a cell displays as a PNG, with no
-``%matplotlib`` magic.
-A simulation streamed to Parquet (``out=``) is read back from its file (needs pyarrow).
+``%matplotlib`` magic. A simulation written to a simulation directory (``out=``) is read back
+from its parts (needs pyarrow).
 """
 
 from __future__ import annotations
@@ -119,8 +119,10 @@ def _columns(sim: Simulation, names: Sequence[str]) -> dict[str, npt.NDArray[Any
     import pyarrow as pa
     import pyarrow.dataset as ds
 
-    # a file, or a directory of parts (the Ray backend)
-    table = ds.dataset(str(sim.parquet), format="parquet").to_table(columns=list(names))
+    from ._dataset import part_files
+
+    # a file, or the parts a simulation directory's manifest lists
+    table = ds.dataset(part_files(sim.parquet), format="parquet").to_table(columns=list(names))
     out: dict[str, npt.NDArray[Any]] = {}
     for n in names:
         col = table.column(n).combine_chunks()

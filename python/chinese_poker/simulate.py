@@ -11,12 +11,16 @@ rounds. Built-in policies (:class:`~chinese_poker.TableEV`, :class:`~chinese_pok
 :class:`Greedy`, :class:`RandomLegal`) play entirely in Rust with the GIL released; a Python
 callable ``hand -> decision`` plays too, in Python, hand by hand (much slower).
 
-The policies are defined in :mod:`chinese_poker.policies`, the chunk runner and Parquet
-streaming in ``_runner``, duels in :mod:`chinese_poker.duels`.
+The policies are defined in :mod:`chinese_poker.policies`, the chunk runner in ``_runner``, the
+crash-safe simulation directory (``out=``) in ``_dataset``, duels in
+:mod:`chinese_poker.duels`.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, _dataset
 from ._args import whole
 from ._runner import (
     _PARQUET_OPTIONS,
@@ -43,13 +47,13 @@ from .display import Shown
 # were defined before this module was split by job.
 from .duels import DuelResult as DuelResult
 from .duels import duel as duel
-from .exceptions import InvalidArgumentError
+from .exceptions import ChinesePokerError, InvalidArgumentError, InvalidTypeError, OutputError
 from .policies import Greedy as Greedy
 from .policies import PolicyLike as PolicyLike
 from .policies import RandomLegal as RandomLegal
 from .policies import _policy_name, _spec
 from .rules import RuleSet, _rule_set
-from .solver import TableEV
+from .solver import MonteCarlo, TableEV
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -64,6 +68,7 @@ __all__ = [
     "Simulation",
     "deal",
     "duel",
+    "read_simulation",
     "settle_batch",
     "simulate",
 ]
@@ -118,8 +123,9 @@ class Simulation(Shown):
     ``HandRank.raw`` values, ``scoops`` (opponents scooped), ``sweep`` (bool), ``points``
     (int64), ``value`` (float64: the policy's own estimate of its decision's points, NaN for
     policies without one — predicted against realised ``points`` is its calibration).
-    ``columns`` is ``None`` when the run was streamed to Parquet. ``interrupted`` says Ctrl-C
-    stopped the run after ``rounds`` of ``requested`` rounds.
+    ``columns`` is ``None`` when the run was written to a simulation directory (``parquet``;
+    :func:`read_simulation` reads it back). ``interrupted`` says the run stopped (Ctrl-C, or a
+    directory not finished yet) after ``rounds`` of ``requested`` rounds.
     """
 
     players: int
@@ -133,6 +139,7 @@ class Simulation(Shown):
     columns: dict[str, npt.NDArray[Any]] | None
     parquet: Path | None = None
     _tally: _core.SeatTally = field(repr=False, default_factory=lambda: _core.SeatTally(2))
+    _run: dict[str, Any] | None = field(repr=False, default=None, compare=False)
 
     def summary(self) -> tuple[SeatSummary, ...]:
         """Per seat: mean points per round with a 95% interval and the event rates."""
@@ -141,7 +148,8 @@ class Simulation(Shown):
     def _need_columns(self) -> dict[str, npt.NDArray[Any]]:
         if self.columns is None:
             raise InvalidArgumentError(
-                f"this run was streamed to {self.parquet}; read the rows back from there"
+                f"this run was written to {self.parquet}; read it back with "
+                "chinese_poker.read_simulation"
             )
         return self.columns
 
@@ -161,15 +169,65 @@ class Simulation(Shown):
         return pl.from_arrow(self.to_arrow())
 
     def to_parquet(self, path: str | Path, rows_per_group: int = 262_144) -> Path:
-        """Writes the rows to a Parquet file in row groups."""
+        """Writes the rows to a Parquet file in row groups, with the run's description in its
+        metadata (so that :func:`read_simulation` reads it back); written under a temporary
+        name and renamed when complete."""
         import pyarrow.parquet as pq
 
         table = self.to_arrow()
-        pq.write_table(table, str(path), row_group_size=rows_per_group, **_PARQUET_OPTIONS)
-        return Path(path)
+        meta = _dataset.file_metadata(self._identity)
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
+        target = Path(path)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        try:
+            pq.write_table(table, str(tmp), row_group_size=rows_per_group, **_PARQUET_OPTIONS)
+            os.replace(tmp, target)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        return target
+
+    @property
+    def _identity(self) -> dict[str, Any]:
+        return self._run or {
+            "format": _dataset.FORMAT,
+            "version": _dataset.SCHEMA_VERSION,
+            "rules": {"name": self.rules},
+            "players": self.players,
+            "policies": list(self.policies),
+            "seed": self.seed,
+            "rounds": self.requested,
+        }
 
 
 # -- running
+
+
+def _policy_key(policy: object) -> str:
+    """What a seat's policy is, for refusing to resume another run (the thread count, which
+    never changes the rows, left out)."""
+    if isinstance(policy, MonteCarlo):
+        return repr(dataclasses.replace(policy, threads=None))
+    if isinstance(policy, TableEV | Greedy | RandomLegal):
+        return repr(policy)
+    module = getattr(policy, "__module__", None) or type(policy).__module__
+    return f"{module}.{getattr(policy, '__qualname__', type(policy).__qualname__)}"
+
+
+def _run_identity(rs: RuleSet, pols: Sequence[object], seed: int, rounds: int) -> dict[str, Any]:
+    """What makes two runs the same run: their rows depend on nothing else. In the form the
+    manifest's JSON reads back (lists, not tuples), so that equal runs compare equal."""
+    identity = {
+        "format": _dataset.FORMAT,
+        "version": _dataset.SCHEMA_VERSION,
+        "rules": rs.to_dict(),
+        "players": len(pols),
+        "policies": [_policy_key(p) for p in pols],
+        "seed": seed,
+        "rounds": rounds,
+    }
+    loaded: dict[str, Any] = json.loads(json.dumps(identity))
+    return loaded
 
 
 def simulate(
@@ -181,26 +239,51 @@ def simulate(
     threads: int | None = None,
     backend: str = "local",
     progress: bool = True,
-    out: str | Path | None = None,
+    out: str | os.PathLike[str] | None = None,
     shards: int | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
 ) -> Simulation:
     """Plays ``rounds`` rounds of self-play at a table of ``players`` under ``rules`` (a
     :class:`RuleSet`, a preset name or ``None`` for the plain defaults), ``policies[s]`` at
     seat ``s`` (default: :class:`TableEV` everywhere), and settles each round exactly.
 
     ``threads``: Rust threads (``None``: all cores); results never depend on it. ``progress``:
-    a progress bar with rounds/s and an ETA. ``out``: stream the rows to this Parquet file in
-    chunks instead of keeping them (a run larger than memory); the summary is still kept.
-    Ctrl-C stops the run within about a second and returns (or has written) the rounds done.
+    a progress bar with rounds/s and an ETA. Ctrl-C stops the run within about a second and
+    returns (or has written) the rounds done, with ``interrupted`` set.
+
+    ``out``: write the rows to this simulation directory instead of keeping them (a run larger
+    than memory; the summary is still kept): finished parts ``part-<first round>.parquet``,
+    each written under a temporary name and renamed when complete, and a manifest
+    ``_manifest.json`` of the rounds done, replaced atomically after each part. Any Parquet
+    reader reads the directory as one dataset; :func:`read_simulation` reads it back as a
+    :class:`Simulation`. Ctrl-C, a kill or a full disk loses at most the part being written
+    (a part is written every 262,144 rows or 30 seconds) and never damages a finished one.
+    ``resume=True`` continues the same run from its manifest (the rounds not done; the result
+    is exactly the rows of an uninterrupted run, as each round has its own seed) and refuses
+    a directory of another run (rule set, players, policies, seed or rounds); with nothing at
+    ``out`` it starts the run. An existing output is refused unless ``overwrite=True``
+    (which replaces a simulation directory or a file, never a folder holding other files).
+    ``out`` is checked before any work: a path (``str`` or ``os.PathLike``) whose folder
+    exists, not a folder that holds anything else. Writing that fails (a full disk) raises
+    :class:`~chinese_poker.exceptions.OutputError`; the parts finished before are kept.
 
     ``backend="ray"`` (``pip install chinese-poker[ray]``) splits the rounds into ``shards``
     ranges (default: 4 per CPU of the Ray cluster) played as Ray tasks on whatever cluster
     ``ray.init`` connected to (a local one is started if none is); the rows gathered are the
-    local run's rows. With ``out``, each shard writes its own part, ``out/part-NNNNN.parquet``.
+    local run's rows. With ``out`` (on a file system every task sees), each task writes its
+    own parts and the manifest records them as the tasks finish; Ctrl-C cancels the tasks.
     """
     rounds = whole("rounds", rounds, 0, 2**40)
     players = whole("players", players, 2, 4)
     seed = whole("seed", seed, 0, 2**64 - 1)
+    for flag, value in (("resume", resume), ("overwrite", overwrite)):
+        if not isinstance(value, bool):
+            e = InvalidTypeError(
+                f'argument "{flag}": expected True or False, got {type(value).__name__}'
+            )
+            e.argument = flag
+            raise e
     if backend not in ("local", "ray"):
         raise InvalidArgumentError(
             f'argument "backend": expected "local" or "ray", got {backend!r}'
@@ -214,36 +297,112 @@ def simulate(
     for s, p in enumerate(pols):
         _spec(p, rs, players, s)  # refuse a bad policy before anything runs
     names = tuple(_policy_name(p) for p in pols)
-    path = None if out is None else Path(out)
+    identity = _run_identity(rs, pols, seed, rounds)
+    ds = None
+    if out is not None:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise InvalidArgumentError(
+                'argument "out": writing Parquet needs pyarrow (pip install "chinese-poker[arrow]")'
+            ) from None
+        ds = _dataset.open_output(out, identity, resume=resume, overwrite=overwrite)
+    elif resume or overwrite:
+        raise InvalidArgumentError(
+            'argument "resume" / "overwrite": only apply with "out" (a simulation directory)'
+        )
+    todo = [(0, rounds)] if ds is None else ds.gaps()
     bar = _Progress(rounds, "round", progress)
+    if ds is not None:
+        bar.update(ds.done())
     start = time.perf_counter()
     try:
-        if backend == "ray":
+        if ds is not None and rounds == 0 and not ds.parts:
+            empty = _joined([], rs, players)
+            ds.write(_arrow_table(empty), 0, 0, _core.SeatTally(players))
+        if backend == "ray" and todo:
             from ._ray_backend import play_shards  # Ray is optional: imported when asked for
 
-            ranges, cut = play_shards(rs, pols, seed, rounds, threads, path, shards, bar.update)
+            ranges, cut = play_shards(rs, pols, seed, todo, threads, ds, shards, bar.update)
         else:
-            ranges = [_play_range(rs, pols, seed, 0, rounds, threads, path, bar.update)]
-            cut = False
+            sink = None if ds is None else ds.write
+            ranges, cut = [], False
+            for first, count in todo:
+                r = _play_range(rs, pols, seed, first, count, threads, sink, bar.update)
+                ranges.append(r)
+                if r.interrupted:
+                    cut = True
+                    break
+    except OutputError as e:
+        if ds is None:
+            raise
+        raise OutputError(
+            f"{e}; the {ds.done():,} rounds finished before are kept in {ds.path} "
+            "(simulate(..., resume=True) continues)"
+        ) from e.__cause__
     finally:
         bar.close()
-    tally = _core.SeatTally(players)
-    for r in ranges:
-        tally.merge(r.tally)
+    if ds is not None:
+        tally, done = ds.tally(), ds.done()
+        cut = cut or done < rounds
+    else:
+        tally, done = _core.SeatTally(players), 0
+        for r in ranges:
+            tally.merge(r.tally)
+            done += r.done
     kept = [r.columns for r in ranges if r.columns is not None and r.done]
-    columns = None if path is not None else _joined(kept, rs, players)
+    columns = None if ds is not None else _joined(kept, rs, players)
     return Simulation(
         players=players,
         rules=rs.name,
         policies=names,
         seed=seed,
         requested=rounds,
-        rounds=sum(r.done for r in ranges),
-        interrupted=cut or any(r.interrupted for r in ranges),
+        rounds=done,
+        interrupted=cut,
         seconds=time.perf_counter() - start,
         columns=columns,
-        parquet=path,
+        parquet=None if ds is None else ds.path,
         _tally=tally,
+        _run=identity,
+    )
+
+
+def read_simulation(path: str | os.PathLike[str]) -> Simulation:
+    """A simulation read back, rows and summary: from a simulation directory written by
+    :func:`simulate` with ``out`` (the parts its manifest lists; an unfinished run reads as
+    ``interrupted`` with the rounds done so far) or from a file written by
+    :meth:`Simulation.to_parquet`. Needs ``pyarrow``. The summary is computed afresh from the
+    rows. A path that is not such a simulation raises ``InvalidArgumentError``; a file that
+    cannot be read, ``OutputError``."""
+    try:
+        stored = _dataset.read(path)
+    except ImportError:
+        raise InvalidArgumentError(
+            'argument "path": reading Parquet needs pyarrow (pip install "chinese-poker[arrow]")'
+        ) from None
+    identity, cols = stored.identity, stored.columns
+    players = int(identity["players"])
+    tally = _core.SeatTally(players)
+    try:
+        tally.add(cols["points"], cols["scoops"], cols["sweep"], cols["status"])
+    except (KeyError, ChinesePokerError, TypeError, ValueError) as e:
+        raise InvalidArgumentError(f'argument "path": {path} holds damaged rows ({e})') from None
+    policies = identity.get("policies") or []
+    rules = identity.get("rules") or {}
+    return Simulation(
+        players=players,
+        rules=str(rules.get("name", "custom")),
+        policies=tuple(str(p) for p in policies),
+        seed=int(identity.get("seed", 0)),
+        requested=int(identity.get("rounds", stored.done)),
+        rounds=stored.done,
+        interrupted=stored.done < int(identity.get("rounds", stored.done)),
+        seconds=0.0,
+        columns=cols,
+        parquet=Path(os.fspath(path)),
+        _tally=tally,
+        _run=identity,
     )
 
 

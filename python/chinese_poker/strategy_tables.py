@@ -39,6 +39,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import whole
 from .exceptions import (
+    ChinesePokerError,
     InvalidArgumentError,
     InvalidShapeError,
     InvalidTablesError,
@@ -416,6 +417,8 @@ def train_tables(
     Deterministic for
     ``seed`` (0 to 2**64 − 1) whatever ``threads``.
     ``progress(step, delta)`` is called after each iteration and then each calibration step.
+    Ctrl-C stops training within about a second (``KeyboardInterrupt``), in an iteration or a
+    calibration step alike; nothing is written then.
 
     ``meta["calibration"]`` lists each calibration step: the hands played, the mean prediction
     (the realised mean is 0), the worst decile gap of the map the step started from, and how far
@@ -480,6 +483,19 @@ def train_tables(
     return dict(trained, meta=meta)
 
 
+def _finished(path: Path, key: str, seed: int, deals: int) -> dict[str, Any] | None:
+    """The meta of the tables file at ``path`` when it holds ``key`` trained with ``seed`` and
+    ``deals`` (what ``train_all(resume=True)`` keeps), else ``None``."""
+    if not path.is_file():
+        return None
+    try:
+        meta = read_tables(path)["meta"]
+    except ChinesePokerError:
+        return None  # damaged: trained again
+    same = meta.get("key") == key and meta.get("seed") == seed and meta.get("deals") == deals
+    return meta if same else None
+
+
 def _file_name(key: str) -> str:
     # Named after the key, so a file's name always says which tables it holds: a run interrupted
     # after rewriting some files leaves the old index pointing at files of the same keys.
@@ -492,14 +508,17 @@ def train_all(
     deals: int = DEFAULT_DEALS,
     threads: int | None = None,
     log: Callable[[str], object] = print,
+    resume: bool = False,
 ) -> list[dict[str, Any]]:
     """Trains tables for every preset and table size 2–4 into ``out_dir`` with an index
     (``tables.json``); rule sets whose tables would be identical (same key) share a file.
 
-    Each file and then the index are written atomically, and a file's name is derived from its
-    key, so an interrupted run leaves a consistent directory: the previous index (or none)
-    with complete files. Afterwards, ``tables_*.npz`` files the new index does not list are
-    removed."""
+    Each file and then the index are written atomically (a temporary file, flushed, renamed),
+    and a file's name is derived from its key, so an interrupted run (Ctrl-C stops training
+    within a second) leaves a consistent directory: the previous index (or none) with complete
+    files. ``resume=True`` keeps every file already there that holds the same key, seed and
+    deals and trains only the others, so a run stopped after some files continues where it
+    stopped. Afterwards, ``tables_*.npz`` files the new index does not list are removed."""
     out = _path_arg("out_dir", out_dir)
     seed = whole("seed", seed, 0, 2**64 - 1)
     deals = whole("deals", deals, 1, MAX_DEALS)
@@ -523,6 +542,18 @@ def train_all(
                 log(f"{name} x{players}: shares {entries[key]['file']}")
                 continue
             file = _file_name(key)
+            done = _finished(out / file, key, seed, deals) if resume else None
+            if done is not None:
+                entries[key] = {
+                    "key": key,
+                    "file": file,
+                    "presets": [[name, players]],
+                    "iterations": done["iterations"],
+                    "converged": done["converged"],
+                    "seconds": done["seconds"],
+                }
+                log(f"{name} x{players}: {file} already trained, kept")
+                continue
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", RuntimeWarning)
                 res = train_tables(rs, players, seed, deals, out / file, threads)

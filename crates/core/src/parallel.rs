@@ -1,7 +1,7 @@
-//! Thread-count control for batch work. `None` uses rayon's global pool (all cores); a number
-//! uses a pool of that size, reused across calls, so a `threads=` knob costs nothing per call.
-//! Results never depend on the thread count: batch functions write each item's result to its own
-//! slot, and Monte Carlo sums are exact integers.
+//! Thread-count control for batch work, and the stop check of long work. `None` uses a pool of
+//! one thread per CPU; a number uses a pool of that size; both are reused across calls, so a
+//! `threads=` knob costs nothing per call. Results never depend on the thread count: batch
+//! functions write each item's result to its own slot, and Monte Carlo sums are exact integers.
 //!
 //! Bounds, so that no argument can exhaust the machine:
 //! - counts above [`MAX_THREADS`] are refused by the bindings (a typo like `threads=10**9` would
@@ -10,6 +10,12 @@
 //!   cannot go faster with more threads than cores, and the result is the same;
 //! - at most [`MAX_POOLS`] sized pools are kept, least recently used dropped first (a dropped
 //!   pool's threads exit once the calls still using it return).
+//!
+//! Fork: a pool's threads do not survive `fork()`; a child that used a pool its parent built
+//! would wait forever for them. Every pool here is therefore owned by the process that built
+//! it: a pool built by another process id (the parent) is forgotten and a new one built. Work
+//! that runs through [`with_threads`] (every entry point of the Python bindings does) never
+//! touches rayon's global pool, which cannot be rebuilt.
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -19,24 +25,50 @@ pub const MAX_THREADS: usize = 1024;
 /// Sized pools kept alive between calls.
 pub const MAX_POOLS: usize = 4;
 
+/// The stop check of long work: called between small units of work (a round, a deal, a chunk
+/// of Monte Carlo samples or of training deals), from any thread; when it returns true the work
+/// ends with [`crate::Error::Interrupted`]. The Python bindings set it from Ctrl-C.
+pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// The stop check that never stops.
+pub fn never() -> bool {
+    false
+}
+
+fn cpus() -> usize {
+    static CPUS: OnceLock<usize> = OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Threads a pool for `threads` really gets: at most one per CPU.
 pub fn effective_threads(threads: usize) -> usize {
-    static CPUS: OnceLock<usize> = OnceLock::new();
-    let cpus = *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    threads.clamp(1, cpus)
+    threads.clamp(1, cpus())
+}
+
+struct Pooled {
+    threads: usize,
+    pid: u32,
+    pool: Arc<ThreadPool>,
 }
 
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
     // most recently used last
-    static POOLS: Mutex<Vec<(usize, Arc<ThreadPool>)>> = Mutex::new(Vec::new());
+    static POOLS: Mutex<Vec<Pooled>> = Mutex::new(Vec::new());
+    let pid = std::process::id();
     let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(i) = pools.iter().position(|(n, _)| *n == threads) {
+    if pools.iter().any(|p| p.pid != pid) {
+        // built by the parent before a fork: their threads are not in this process. Dropping
+        // one would signal threads that do not exist; forgetting it costs a few bytes.
+        for stale in pools.drain(..) {
+            std::mem::forget(stale);
+        }
+    }
+    if let Some(i) = pools.iter().position(|p| p.threads == threads) {
         let entry = pools.remove(i);
-        let p = entry.1.clone();
+        let p = entry.pool.clone();
         pools.push(entry);
         return Some(p);
     }
-    // a pool that cannot be built (the OS refused threads) falls back to the global pool
     let built = ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(move |i| format!("chinese-poker-{threads}-{i}"))
@@ -46,17 +78,25 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
     if pools.len() >= MAX_POOLS {
         pools.remove(0);
     }
-    pools.push((threads, built.clone()));
+    pools.push(Pooled {
+        threads,
+        pid,
+        pool: built.clone(),
+    });
     Some(built)
 }
 
-/// Runs `f` inside a pool of `threads` threads (`None` or `Some(0)`: the global pool).
+/// Runs `f` inside a pool of `threads` threads (`None` or `Some(0)`: one per CPU; inside a pool
+/// already, that pool).
 pub fn with_threads<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
-    match threads {
-        None | Some(0) => f(),
-        Some(n) => match pool(effective_threads(n.min(MAX_THREADS))) {
-            Some(p) => p.install(f),
-            None => f(),
-        },
+    let n = match threads {
+        None | Some(0) if rayon::current_thread_index().is_some() => return f(),
+        None | Some(0) => cpus(),
+        Some(n) => effective_threads(n.min(MAX_THREADS)),
+    };
+    match pool(n) {
+        Some(p) => p.install(f),
+        // no pool could be built (the OS refused threads): rayon's global pool
+        None => f(),
     }
 }

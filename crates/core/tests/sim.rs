@@ -214,3 +214,39 @@ fn monte_carlo_seats_play_in_simulations_and_duels() {
     let d = duel_deals(&rules, 3, &mc, &Policy::TableEv(te), 4, 0, 6).unwrap();
     assert_eq!(d.edge.len(), 6);
 }
+
+#[test]
+fn a_stop_check_ends_simulations_duels_and_monte_carlo_seats() {
+    use chinese_poker::sim::{decide_seat_with_stop, duel_deals_with_stop, simulate_with_stop};
+    use chinese_poker::Error;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let rules = Rules::preset("maceplay").unwrap();
+    let te = table(&rules, 2);
+    let mc = Policy::MonteCarlo {
+        table: te.clone(),
+        budget: Budget {
+            samples: 100_000,
+            confidence: 0.0,
+            ..Budget::default()
+        },
+    };
+    // stops after a few checks: far sooner than the 100,000 samples of one decision
+    let calls = AtomicUsize::new(0);
+    let stop = || calls.fetch_add(1, Ordering::Relaxed) >= 20;
+    let policies = vec![mc.clone(), Policy::Greedy];
+    let r = with_threads(Some(2), || {
+        simulate_with_stop(&rules, &policies, 1, 0, 50, &stop)
+    });
+    assert!(matches!(r, Err(Error::Interrupted)), "{r:?}");
+    calls.store(0, Ordering::Relaxed);
+    let r = duel_deals_with_stop(&rules, 2, &mc, &Policy::Greedy, 1, 0, 50, &stop);
+    assert!(matches!(r, Err(Error::Interrupted)));
+    calls.store(0, Ordering::Relaxed);
+    let r = decide_seat_with_stop(&rules, 2, &mc, 1, 0, 50, 0, &stop);
+    assert!(matches!(r, Err(Error::Interrupted)));
+    // a check that never stops changes nothing
+    let policies = vec![Policy::TableEv(te), Policy::Greedy];
+    let never = simulate_with_stop(&rules, &policies, 1, 0, 40, &|| false).unwrap();
+    let plain = simulate(&rules, &policies, 1, 0, 40).unwrap();
+    assert_eq!((never.setting, never.points), (plain.setting, plain.points));
+}

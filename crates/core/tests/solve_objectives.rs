@@ -280,3 +280,35 @@ fn training_is_deterministic_for_a_seed() {
         last = v;
     }
 }
+
+#[test]
+fn a_stop_check_ends_training_in_its_iterations_and_its_calibration() {
+    use chinese_poker::solve::train::train_with_stop;
+    use chinese_poker::Error;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let rules = Rules::preset("maceplay").unwrap();
+    let cfg = TrainConfig {
+        players: 2,
+        deals: 2000,
+        max_iters: 1,
+        min_iters: 1,
+        calibration_hands: 1_000_000,
+        calibration_iters: 1,
+        ..TrainConfig::default()
+    };
+    // stopped at once: in the first iteration
+    let r = train_with_stop(&rules, &cfg, &mut |_, _| true, &|| true);
+    assert!(matches!(r, Err(Error::Interrupted)));
+    // stopped once the iterations are done: in the calibration step, before its million hands
+    let calibrating = AtomicBool::new(false);
+    let r = train_with_stop(
+        &rules,
+        &cfg,
+        &mut |_, _| {
+            calibrating.store(true, Ordering::Relaxed);
+            true
+        },
+        &|| calibrating.load(Ordering::Relaxed),
+    );
+    assert!(matches!(r, Err(Error::Interrupted)));
+}

@@ -6,6 +6,7 @@ mod cards;
 mod decision;
 mod errors;
 mod eval;
+mod interrupt;
 mod py_objects;
 mod results;
 mod rules;

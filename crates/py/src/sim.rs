@@ -9,6 +9,7 @@
 use super::rules::PyRules;
 use super::solve::{PyObjective, PyTableEv};
 use crate::errors::{py_err, OrPyErr};
+use crate::interrupt::interruptible;
 use chinese_poker::error::Error;
 use chinese_poker::sim::{self, Policy, RoundColumns, SeatTally};
 use chinese_poker::solve::Objective;
@@ -123,13 +124,12 @@ pub fn simulate_chunk<'py>(
         .map(|(s, p)| policy_spec(s, p))
         .collect::<PyResult<Vec<_>>>()?;
     let r = &rules.get().0;
-    let cols = py
-        .detach(|| {
-            chinese_poker::parallel::with_threads(threads, || {
-                sim::simulate(r, &policies, seed, first, count)
-            })
+    let cols = interruptible(py, |stop| {
+        chinese_poker::parallel::with_threads(threads, || {
+            sim::simulate_with_stop(r, &policies, seed, first, count, stop)
         })
-        .py()?;
+    })?
+    .py()?;
     columns_dict(py, cols)
 }
 
@@ -152,13 +152,12 @@ pub fn duel_chunk<'py>(
     let threads = super::threads_arg(threads)?;
     let (a, b) = (policy_spec(0, a)?, policy_spec(1, b)?);
     let r = &rules.get().0;
-    let deals = py
-        .detach(|| {
-            chinese_poker::parallel::with_threads(threads, || {
-                sim::duel_deals(r, players, &a, &b, seed, first, count)
-            })
+    let deals = interruptible(py, |stop| {
+        chinese_poker::parallel::with_threads(threads, || {
+            sim::duel_deals_with_stop(r, players, &a, &b, seed, first, count, stop)
         })
-        .py()?;
+    })?
+    .py()?;
     Ok((
         PyArray1::from_vec(py, deals.edge),
         PyArray1::from_vec(py, deals.same),
@@ -246,13 +245,12 @@ pub fn decide_seat<'py>(
     let threads = super::threads_arg(threads)?;
     let p = policy_spec(seat, policy)?;
     let r = &rules.get().0;
-    let decided = py
-        .detach(|| {
-            chinese_poker::parallel::with_threads(threads, || {
-                sim::decide_seat(r, players, &p, seed, first, count, seat)
-            })
+    let decided = interruptible(py, |stop| {
+        chinese_poker::parallel::with_threads(threads, || {
+            sim::decide_seat_with_stop(r, players, &p, seed, first, count, seat, stop)
         })
-        .py()?;
+    })?
+    .py()?;
     let codes: Vec<u8> = decided.iter().flat_map(|d| d.codes).collect();
     let choices: Vec<u8> = decided.iter().map(|d| d.choice.code()).collect();
     let naturals: Vec<u8> = decided.iter().map(|d| d.choice.natural_code()).collect();

@@ -6,12 +6,13 @@ use super::decision::extract_decisions;
 use super::results::PySolution;
 use super::rules::PyRules;
 use crate::errors::{py_err, OrPyErr};
+use crate::interrupt::interruptible;
 use chinese_poker::error::Error;
 use chinese_poker::eval::Wheel;
 use chinese_poker::hand::Hand;
 use chinese_poker::rules::Rules;
 use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
-use chinese_poker::solve::train::{self, train, TrainConfig};
+use chinese_poker::solve::train::{self, train_with_stop, TrainConfig};
 use chinese_poker::solve::{
     self as core_solve, read_tables_file, tables_key as core_tables_key, with_scratch, Classes,
     Model, Objective, OutcomeTables, Policy, RowValues, Solved, Split, TableEv,
@@ -19,7 +20,7 @@ use chinese_poker::solve::{
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 type Pair<'py, A, B> = (Bound<'py, A>, Bound<'py, B>);
 type SplitArrays<'py> = Pair<'py, PyArray2<u8>, PyArray2<u32>>;
@@ -376,24 +377,9 @@ pub fn solve(
     };
     let r = &rules.get().0;
     let sol = match objective {
-        Objective::MonteCarlo { .. } => {
-            let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
-            let stop = || {
-                Python::attach(|py| match py.check_signals() {
-                    Ok(()) => false,
-                    Err(e) => {
-                        *interrupt.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                        true
-                    }
-                })
-            };
-            let sol =
-                py.detach(|| core_solve::solve_with_stop(&h, r, players, objective, top_k, &stop));
-            if let Some(e) = interrupt.into_inner().unwrap_or_else(|p| p.into_inner()) {
-                return Err(e);
-            }
-            sol
-        }
+        Objective::MonteCarlo { .. } => interruptible(py, |stop| {
+            core_solve::solve_with_stop(&h, r, players, objective, top_k, stop)
+        })?,
         Objective::BestResponse(_) => {
             py.detach(|| core_solve::solve(&h, r, players, objective, top_k))
         }
@@ -603,26 +589,28 @@ pub fn train_tables<'py>(
         calibration_iters,
         ..defaults
     };
+    // the callback runs on the training thread; Ctrl-C is seen by the calling thread, which
+    // stops training within a chunk of deals (see `interrupt::interruptible`)
     let mut callback_err: Option<PyErr> = None;
-    let report = py.detach(|| {
+    let report = interruptible(py, |stop| {
         chinese_poker::parallel::with_threads(threads, || {
-            train(&r, &cfg, &mut |iter, delta| {
-                Python::attach(|py| {
-                    let res = py.check_signals().and_then(|_| match &progress {
-                        Some(f) => f.call1(py, (iter, delta)).map(|_| ()),
-                        None => Ok(()),
-                    });
-                    match res {
-                        Ok(()) => true,
+            train_with_stop(
+                &r,
+                &cfg,
+                &mut |iter, delta| {
+                    let Some(f) = &progress else { return true };
+                    Python::attach(|py| match f.call1(py, (iter, delta)) {
+                        Ok(_) => true,
                         Err(e) => {
                             callback_err = Some(e);
                             false
                         }
-                    }
-                })
-            })
+                    })
+                },
+                stop,
+            )
         })
-    });
+    })?;
     if let Some(e) = callback_err {
         return Err(e);
     }

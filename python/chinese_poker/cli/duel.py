@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> None:
         if math.isinf(data["deals_needed"]):
             data["deals_needed"] = None  # JSON has no infinity
         out_json(data)
+        if res.interrupted:
+            raise KeyboardInterrupt  # exit 130, after the deals done are shown
         return
     out(str(res))
     verdict = (
@@ -74,3 +76,5 @@ def run(args: argparse.Namespace) -> None:
     out(f"{verdict}{' (interrupted)' if res.interrupted else ''}")
     if args.plot is not None:
         out(f"plot written to {args.plot}")
+    if res.interrupted:
+        raise KeyboardInterrupt  # exit 130, after the deals done are shown

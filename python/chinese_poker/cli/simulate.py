@@ -1,13 +1,16 @@
 """self-play rounds: a progress bar, then each seat's mean points and their interval
 
 Policies: {policies} (table objective, Monte Carlo, strongest back first, a random legal
-setting). --plot writes points per round, expected value by row category and calibration (with
---compare: both rule sets' payoffs); needs matplotlib (pip install 'chinese-poker[plot]').
+setting). --out writes the rows to a simulation directory, which --resume continues after an
+interruption. --plot writes points per round, expected value by row category and calibration
+(with --compare: both rule sets' payoffs); needs matplotlib (pip install 'chinese-poker[plot]').
+Ctrl-C stops the run (and any run not started yet), shows what was done and exits with 130.
 
 Examples:
     chinese-poker simulate --rounds 10000 --players 4 --rules maceplay
     chinese-poker simulate --rounds 100000 --policy table,greedy,random,mc
-        --out results.parquet --plot results.png
+        --out results --plot results.png
+    chinese-poker simulate --rounds 10000000 --out big --resume
     chinese-poker simulate --rounds 5000 --compare one_six --plot cmp.png
 """
 
@@ -19,11 +22,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..exceptions import ChinesePokerError, OutputError
 from ._options import PLAYERS, Shared, command, int_arg, progress
 from ._shared import (
     POLICY_NAMES,
-    blame,
-    check_out_file,
     check_plot_file,
     fail,
     load_rules,
@@ -49,7 +51,19 @@ def register(sub: Any, shared: Shared) -> None:
         default="table",
         help="one policy for every seat, or one per seat separated by commas (default table)",
     )
-    p.add_argument("--out", default=None, help="stream the rows to this .parquet file")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="write the rows to this simulation directory (finished Parquet parts and a "
+        "manifest; see --resume)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run already in --out (the same options), playing only the rounds "
+        "not done",
+    )
+    p.add_argument("--overwrite", action="store_true", help="replace a simulation already in --out")
     p.add_argument("--plot", default=None, help="write plots to this .png / .svg / .pdf")
     p.add_argument(
         "--compare",
@@ -120,8 +134,9 @@ def run(args: argparse.Namespace) -> None:
     rules = load_rules(args.rules)
     other = None if args.compare is None else load_rules(args.compare, "--compare")
     names, policies = _policies(args)
-    target = None if args.out is None else check_out_file("--out", args.out, (".parquet",))
-    if target is not None:
+    if args.out is None and (args.resume or args.overwrite):
+        fail("--resume" if args.resume else "--overwrite", "applies with --out only")
+    if args.out is not None:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
@@ -129,29 +144,42 @@ def run(args: argparse.Namespace) -> None:
     if args.plot is not None:
         check_plot_file("--plot", args.plot)
     runs = []
-    for rs, path in ((rules, target), (other, None)):
+    for rs, path in ((rules, args.out), (other, None)):
         if rs is None:
             continue
-        with blame("--rules"):
-            runs.append(
-                simulate(
-                    args.rounds,
-                    args.players,
-                    rs,
-                    policies,
-                    seed=args.seed,
-                    threads=args.threads,
-                    progress=progress(args),
-                    out=path,
-                )
+        try:
+            # --out is checked by simulate before it plays a round
+            run = simulate(
+                args.rounds,
+                args.players,
+                rs,
+                policies,
+                seed=args.seed,
+                threads=args.threads,
+                progress=progress(args),
+                out=path,
+                resume=args.resume and path is not None,
+                overwrite=args.overwrite and path is not None,
             )
-    if args.plot is not None:
+        except ChinesePokerError as e:
+            if e.argument in ("out", "resume", "overwrite"):
+                fail(f"--{e.argument}", str(e).split(": ", 1)[-1])
+            if isinstance(e, OutputError):
+                raise
+            fail("--rules", str(e))
+        runs.append(run)
+        if run.interrupted:
+            break  # Ctrl-C stops every run: the second is not started
+    interrupted = runs[-1].interrupted
+    if args.plot is not None and not interrupted:
         from .. import plots
 
         plots.save(plots.report(runs[0], compare=runs[1] if len(runs) > 1 else None), args.plot)
     if args.json:
         data = [_simulation_json(r, names) for r in runs]
         out_json(data[0] if len(data) == 1 else data)
+        if interrupted:
+            raise KeyboardInterrupt  # exit 130, after what was done is shown
         return
     for n, run in enumerate(runs):
         out(("\n" if n else "") + f"Rule set {run.rules}, {run.players} players, seed {run.seed}")
@@ -161,5 +189,7 @@ def run(args: argparse.Namespace) -> None:
         out(f"{run.rounds:,} rounds in {run.seconds:.1f} s, {rate:,.0f} rounds/s{note}")
         if run.parquet is not None:
             out(f"rows written to {run.parquet}")
+    if interrupted:
+        raise KeyboardInterrupt  # exit 130, after what was done is shown
     if args.plot is not None:
         out(f"plot written to {args.plot}")

@@ -43,6 +43,11 @@ def register(sub: Any, shared: Shared) -> None:
     q.add_argument("--threads", type=THREADS, default=None)
     q.add_argument("--out", default=None, help="output .npz (a directory with --all)")
     q.add_argument("--all", action="store_true", help="every preset at 2-4 players, with an index")
+    q.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --all: keep the files already trained with the same seed and deals",
+    )
     p.set_defaults(run=run)
 
 
@@ -54,12 +59,14 @@ def run(args: argparse.Namespace) -> None:
         if args.rules is not None or args.players is not None:
             fail("--all", "trains every preset at 2-4 players; drop --rules and --players")
         target_dir = Path(args.out or "tables")
-        train_all(target_dir, seed=args.seed, deals=deals, threads=args.threads)
+        train_all(target_dir, seed=args.seed, deals=deals, threads=args.threads, resume=args.resume)
         if args.json:
             out_json({"index": str(target_dir / "tables.json")})
         else:
             out(f"wrote {target_dir / 'tables.json'}")
         return
+    if args.resume:
+        fail("--resume", "applies with --all only")
     rules_text = args.rules or _core.PRESET_NAMES[0]
     rules = load_rules(rules_text)
     stem = Path(rules_text).stem if Path(rules_text).suffix else rules_text

@@ -6,6 +6,7 @@
 use super::deal::{deal_round, seat_seed};
 use super::policy::Policy;
 use crate::error::{Error, Result};
+use crate::parallel::{never, Stop};
 use crate::rules::Rules;
 use crate::score::settle;
 use crate::solve::check_players;
@@ -85,6 +86,7 @@ fn duel_deal(
     b: &Policy,
     seed: u64,
     deal: u64,
+    stop: Stop,
 ) -> Result<(f64, u8)> {
     let (hands, round_seed) = deal_round(seed, deal, players);
     let mut da = Vec::with_capacity(players);
@@ -92,8 +94,14 @@ fn duel_deal(
     for (seat, &hand) in hands[..players].iter().enumerate() {
         let s = seat_seed(round_seed, seat);
         let hand = &crate::hand::Hand::trusted(hand);
-        da.push(a.decide(rules, players, hand, s)?);
-        db.push(b.decide(rules, players, hand, s)?);
+        if stop() {
+            return Err(Error::Interrupted);
+        }
+        da.push(a.decide_with_stop(rules, players, hand, s, stop)?);
+        if stop() {
+            return Err(Error::Interrupted);
+        }
+        db.push(b.decide_with_stop(rules, players, hand, s, stop)?);
     }
     let same = da.iter().zip(&db).filter(|(x, y)| x.same_play(y)).count() as u8;
     let da: Vec<_> = da.iter().map(|d| d.decision()).collect();
@@ -118,6 +126,22 @@ pub fn duel_deals(
     first: u64,
     count: usize,
 ) -> Result<DuelDeals> {
+    duel_deals_with_stop(rules, players, a, b, seed, first, count, &never)
+}
+
+/// [`duel_deals`] that calls `stop` before every decision (and within Monte Carlo sampling) and
+/// ends with `Error::Interrupted` when it returns true.
+#[allow(clippy::too_many_arguments)]
+pub fn duel_deals_with_stop(
+    rules: &Rules,
+    players: usize,
+    a: &Policy,
+    b: &Policy,
+    seed: u64,
+    first: u64,
+    count: usize,
+    stop: Stop,
+) -> Result<DuelDeals> {
     check_players(players)?;
     if first.checked_add(count as u64).is_none() {
         return Err(Error::InvalidArgument {
@@ -128,7 +152,7 @@ pub fn duel_deals(
     let per: Vec<(f64, u8)> = (0..count)
         .into_par_iter()
         .with_min_len(8)
-        .map(|d| duel_deal(rules, players, a, b, seed, first + d as u64))
+        .map(|d| duel_deal(rules, players, a, b, seed, first + d as u64, stop))
         .collect::<Result<_>>()?;
     Ok(DuelDeals {
         players,

@@ -15,8 +15,10 @@ pub mod settle_rounds;
 pub mod summary;
 
 pub use deal::{deal, deal_round, seat_seed};
-pub use duel::{duel_deals, DuelDeals, DuelSummary};
+pub use duel::{duel_deals, duel_deals_with_stop, DuelDeals, DuelSummary};
 pub use policy::{Decided, Policy};
-pub use run::{decide_seat, simulate, RoundColumns, NO_NATURAL};
+pub use run::{
+    decide_seat, decide_seat_with_stop, simulate, simulate_with_stop, RoundColumns, NO_NATURAL,
+};
 pub use settle_rounds::settle_rounds;
 pub use summary::{SeatStats, SeatTally};

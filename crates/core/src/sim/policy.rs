@@ -61,6 +61,19 @@ impl Policy {
     /// randomness of the policy. Uses this thread's solver scratch, so it must not be called
     /// while the caller holds it (`with_scratch`).
     pub fn decide(&self, rules: &Rules, players: usize, hand: &Hand, seed: u64) -> Result<Decided> {
+        self.decide_with_stop(rules, players, hand, seed, &crate::parallel::never)
+    }
+
+    /// [`Policy::decide`] that calls `stop` within a Monte Carlo seat's sampling and ends with
+    /// `Error::Interrupted` when it returns true (the other policies decide in microseconds).
+    pub fn decide_with_stop(
+        &self,
+        rules: &Rules,
+        players: usize,
+        hand: &Hand,
+        seed: u64,
+        stop: crate::parallel::Stop,
+    ) -> Result<Decided> {
         let codes = hand.codes();
         let (choice, codes, value) = match self {
             Policy::TableEv(te) => {
@@ -73,7 +86,7 @@ impl Policy {
                     policy: solve::Policy::TableEv(table.clone()),
                     threads: None,
                 };
-                let sol = solve::solve(hand, rules, players, &objective, 1)?;
+                let sol = solve::solve_with_stop(hand, rules, players, &objective, 1, stop)?;
                 (sol.choice, sol.codes, sol.value)
             }
             Policy::Greedy => {

@@ -4,6 +4,7 @@ use super::deal::{deal_round, seat_seed};
 use super::policy::{Decided, Policy};
 use crate::error::{Error, Result};
 use crate::hand::Hand;
+use crate::parallel::{never, Stop};
 use crate::rules::{NaturalKind, Rules};
 use crate::score::{settle, Status};
 use crate::solve::{check_players, Choice};
@@ -160,13 +161,22 @@ pub(super) fn record_round(
 }
 
 /// Plays round `round` of a run seeded `seed`, `policies[s]` at seat `s`.
-fn play_round(rules: &Rules, policies: &[Policy], seed: u64, round: u64) -> Result<Vec<SeatRow>> {
+fn play_round(
+    rules: &Rules,
+    policies: &[Policy],
+    seed: u64,
+    round: u64,
+    stop: Stop,
+) -> Result<Vec<SeatRow>> {
     let n = policies.len();
     let (hands, round_seed) = deal_round(seed, round, n);
     let mut decided = Vec::with_capacity(n);
     for (seat, policy) in policies.iter().enumerate() {
+        if stop() {
+            return Err(Error::Interrupted);
+        }
         let s = seat_seed(round_seed, seat);
-        decided.push(policy.decide(rules, n, &Hand::trusted(hands[seat]), s)?);
+        decided.push(policy.decide_with_stop(rules, n, &Hand::trusted(hands[seat]), s, stop)?);
     }
     record_round(rules, &hands[..n], &decided)
 }
@@ -180,6 +190,19 @@ pub fn simulate(
     first: u64,
     count: usize,
 ) -> Result<RoundColumns> {
+    simulate_with_stop(rules, policies, seed, first, count, &never)
+}
+
+/// [`simulate`] that calls `stop` before every seat's decision (and within a Monte Carlo
+/// seat's sampling) and ends with `Error::Interrupted` when it returns true.
+pub fn simulate_with_stop(
+    rules: &Rules,
+    policies: &[Policy],
+    seed: u64,
+    first: u64,
+    count: usize,
+    stop: Stop,
+) -> Result<RoundColumns> {
     let players = policies.len();
     check_players(players)?;
     if first.checked_add(count as u64).is_none() {
@@ -191,7 +214,7 @@ pub fn simulate(
     let rounds: Vec<Vec<SeatRow>> = (0..count)
         .into_par_iter()
         .with_min_len(16)
-        .map(|r| play_round(rules, policies, seed, first + r as u64))
+        .map(|r| play_round(rules, policies, seed, first + r as u64, stop))
         .collect::<Result<_>>()?;
     Ok(RoundColumns::from_rounds(players, first, rounds))
 }
@@ -208,6 +231,22 @@ pub fn decide_seat(
     count: usize,
     seat: usize,
 ) -> Result<Vec<Decided>> {
+    decide_seat_with_stop(rules, players, policy, seed, first, count, seat, &never)
+}
+
+/// [`decide_seat`] that calls `stop` before every decision (and within Monte Carlo sampling)
+/// and ends with `Error::Interrupted` when it returns true.
+#[allow(clippy::too_many_arguments)]
+pub fn decide_seat_with_stop(
+    rules: &Rules,
+    players: usize,
+    policy: &Policy,
+    seed: u64,
+    first: u64,
+    count: usize,
+    seat: usize,
+    stop: Stop,
+) -> Result<Vec<Decided>> {
     check_players(players)?;
     if seat >= players {
         return Err(Error::InvalidArgument {
@@ -219,9 +258,12 @@ pub fn decide_seat(
         .into_par_iter()
         .with_min_len(16)
         .map(|r| {
+            if stop() {
+                return Err(Error::Interrupted);
+            }
             let (hands, round_seed) = deal_round(seed, first + r as u64, players);
             let s = seat_seed(round_seed, seat);
-            policy.decide(rules, players, &Hand::trusted(hands[seat]), s)
+            policy.decide_with_stop(rules, players, &Hand::trusted(hands[seat]), s, stop)
         })
         .collect()
 }

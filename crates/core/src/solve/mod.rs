@@ -183,7 +183,14 @@ pub fn solve(
     objective: &Objective,
     top_k: usize,
 ) -> Result<Solution> {
-    solve_with_stop(hand, rules, players, objective, top_k, &|| false)
+    solve_with_stop(
+        hand,
+        rules,
+        players,
+        objective,
+        top_k,
+        &crate::parallel::never,
+    )
 }
 
 /// [`solve`] that calls `stop` now and then during long objectives (Monte Carlo) and ends with
@@ -194,7 +201,7 @@ pub fn solve_with_stop(
     players: usize,
     objective: &Objective,
     top_k: usize,
-    stop: &dyn Fn() -> bool,
+    stop: crate::parallel::Stop,
 ) -> Result<Solution> {
     // the searches read the codes; natural detection the checked hand
     let (checked, hand) = (hand, hand.codes());

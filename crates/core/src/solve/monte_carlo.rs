@@ -506,9 +506,8 @@ pub fn normal_quantile(confidence: f64) -> f64 {
 
 /// Races `candidates` (row keys; the first is the anchor, the table objective's choice, and the
 /// rest should follow its ranking) over at most `budget.samples` samples, on a pool of `threads`
-/// (see `crate::parallel::with_threads`). `stop` is called between steps on the calling thread
-/// (so that it may poll Python's signals, which only the main thread sees); when it returns
-/// true the run ends with `Error::Interrupted`. With `budget.confidence` 0 every candidate gets
+/// (see `crate::parallel::with_threads`). `stop` is called between steps and between chunks of
+/// 32 samples, from any thread; when it returns true the run ends with `Error::Interrupted`. With `budget.confidence` 0 every candidate gets
 /// every sample and the best mean is chosen.
 #[allow(clippy::too_many_arguments)]
 pub fn race(
@@ -520,7 +519,7 @@ pub fn race(
     budget: &Budget,
     seed: u64,
     threads: Option<usize>,
-    stop: &dyn Fn() -> bool,
+    stop: crate::parallel::Stop,
 ) -> Result<Raced> {
     const CHUNK: usize = 32;
     let k = candidates.len();
@@ -550,6 +549,9 @@ pub fn race(
         let mut out = vec![Sums::default(); k];
         let mut local = vec![WordSums::default(); k];
         let mut pending = 0;
+        if stop() {
+            return out; // the step ends with `Error::Interrupted`: these sums are not used
+        }
         with_scratch(|scratch| {
             for i in chunk.start.max(samples.start)..chunk.end.min(samples.end) {
                 let opps = sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
@@ -611,6 +613,9 @@ pub fn race(
                     .reduce(|| vec![Sums::default(); k], merge)
             }),
         };
+        if stop() {
+            return Err(Error::Interrupted);
+        }
         sums = merge(sums, block);
         start = end;
         if racing && drop_beaten(&sums, &mut alive, z) {

@@ -142,6 +142,18 @@ pub fn train(
     cfg: &TrainConfig,
     progress: &mut dyn FnMut(usize, f64) -> bool,
 ) -> Result<TrainReport> {
+    train_with_stop(rules, cfg, progress, &crate::parallel::never)
+}
+
+/// [`train`] that also calls `stop` between chunks of 256 deals or rounds of every training
+/// iteration and calibration step (from any thread) and ends with `Error::Interrupted` when it
+/// returns true.
+pub fn train_with_stop(
+    rules: &Rules,
+    cfg: &TrainConfig,
+    progress: &mut dyn FnMut(usize, f64) -> bool,
+    stop: crate::parallel::Stop,
+) -> Result<TrainReport> {
     check_players(cfg.players)?;
     if cfg.deals == 0 || cfg.max_iters == 0 || !(0.0..=1.0).contains(&cfg.blend) {
         return Err(Error::InvalidShape {
@@ -157,7 +169,7 @@ pub fn train(
     let mut deltas = Vec::new();
     for iter in 0..cfg.max_iters {
         let te = TableEv::new(rules, cfg.players, tables.clone())?;
-        let seen = measure(&te, rules, cfg, iter as u64);
+        let seen = measure(&te, rules, cfg, iter as u64, stop)?;
         let alpha = if iter == 0 { 1.0 } else { cfg.blend };
         let dist: [Vec<f64>; 3] = std::array::from_fn(|r| {
             let radius = if r == 0 { SMOOTH_FRONT } else { SMOOTH_FIVE };
@@ -206,7 +218,7 @@ pub fn train(
     if cfg.calibration_hands > 0 {
         for step in 0..cfg.calibration_iters {
             let te = TableEv::new(rules, cfg.players, tables.clone())?;
-            let (map, report) = calibrate(&te, rules, cfg, step as u64)?;
+            let (map, report) = calibrate(&te, rules, cfg, step as u64, stop)?;
             let mut model = tables.model.clone();
             model.calibration = map;
             tables = tables.with_model(model)?;
@@ -294,7 +306,13 @@ impl Seen {
 }
 
 /// Plays one training iteration's deals with `te` and counts what they show.
-fn measure(te: &TableEv, rules: &Rules, cfg: &TrainConfig, iter: u64) -> Seen {
+fn measure(
+    te: &TableEv,
+    rules: &Rules,
+    cfg: &TrainConfig,
+    iter: u64,
+    stop: crate::parallel::Stop,
+) -> Result<Seen> {
     const CHUNK: usize = 256;
     let n = cfg.players;
     let opp = (n - 1) as f64;
@@ -302,6 +320,9 @@ fn measure(te: &TableEv, rules: &Rules, cfg: &TrainConfig, iter: u64) -> Seen {
     (0..cfg.deals.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
+            if stop() {
+                return Err(Error::Interrupted);
+            }
             let mut seen = Seen::empty();
             with_scratch(|scratch| {
                 for d in chunk * CHUNK..((chunk + 1) * CHUNK).min(cfg.deals) {
@@ -349,9 +370,9 @@ fn measure(te: &TableEv, rules: &Rules, cfg: &TrainConfig, iter: u64) -> Seen {
                     }
                 }
             });
-            seen
+            Ok(seen)
         })
-        .reduce(Seen::empty, Seen::add)
+        .try_reduce(Seen::empty, |a, b| Ok(a.add(b)))
 }
 
 /// One calibration step: plays `cfg.calibration_hands` hands in rounds of `cfg.players` with
@@ -362,6 +383,7 @@ fn calibrate(
     rules: &Rules,
     cfg: &TrainConfig,
     step: u64,
+    stop: crate::parallel::Stop,
 ) -> Result<(Calibration, CalibrationStep)> {
     const CHUNK: usize = 256;
     let n = cfg.players;
@@ -371,6 +393,9 @@ fn calibrate(
     let seats: Vec<Vec<(Option<f64>, f64, i64)>> = (0..rounds.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
+            if stop() {
+                return Err(Error::Interrupted);
+            }
             let mut out = Vec::with_capacity(CHUNK * n);
             for r in chunk * CHUNK..((chunk + 1) * CHUNK).min(rounds) {
                 let hands = deal(seed, r as u64, n);
