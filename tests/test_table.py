@@ -104,7 +104,14 @@ def test_bad_calls(call: Any, error: type[Exception]) -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"players": 1}, {"bankrolls": "12"}, {"bankrolls": [1, -2]}, {"dealer": 4}, {"seed": -1}],
+    [
+        {"players": 1},
+        {"bankrolls": "12"},
+        # a negative bankroll under a bankroll cap (uncapped, a seat may be in debt)
+        {"bankrolls": [1, -2], "rules": "pokerfever_western"},
+        {"dealer": 4},
+        {"seed": -1},
+    ],
 )
 def test_bad_setup(kwargs: dict[str, Any]) -> None:
     with pytest.raises(InvalidArgumentError):

@@ -392,6 +392,8 @@ def decision_of_codes(
 def parse_cards(text: str) -> list[Card]: ...
 def display_order(cards: str | Iterable[Card | str | int] | CardSet) -> list[Card]: ...
 def parse_hands(lines: Iterable[str], cards: int = 13) -> npt.NDArray[np.uint8]: ...
+def read_int_arg(value: object, name: str, low: int, high: int) -> int: ...
+def read_bankrolls(value: object, rules: Rules, players: object) -> list[int] | None: ...
 
 # -- the core's limits, defaults and codes (each defined once in the crate) --------------------
 
@@ -408,6 +410,11 @@ FRONT_CLASSES: int
 FIVE_CLASSES: int
 MAX_ROW_VALUE: float
 MAX_BANKROLL: int
+MIN_PLAYERS: int
+MAX_PLAYERS: int
+MAX_SEED: int
+MAX_ROUNDS: int  # the most rounds (deals) one run plays
+MAX_DEALT_ROUNDS: int  # the most rounds one call returns as arrays (deal, a chunk)
 INTERVAL_Z: float
 STATUS_NAMES: tuple[str, ...]
 """The ``status`` column's names, indexed by its code: played, fouled, natural, surrendered."""
@@ -559,7 +566,9 @@ def tables_key(rules: Rules | None, players: int) -> str: ...
 _testing: ModuleType
 
 # -- simulation (src/python/sim.rs); policy specs are built by chinese_poker.simulate --------
-def deal(rounds: int, players: int, seed: int, first: int = 0) -> npt.NDArray[np.uint8]: ...
+def deal(
+    rounds: object, players: object, seed: object, first: object = None
+) -> npt.NDArray[np.uint8]: ...
 def simulate_chunk(
     rules: Rules,
     policies: list[Any],
@@ -590,7 +599,9 @@ def duel_chunk(
     count: int,
     threads: int | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint8]]: ...
-def decision_codes(decision: object, seat: int) -> tuple[list[int], int, int]: ...
+def decision_codes(
+    decision: object, seat: int, hand: object = None
+) -> tuple[list[int], int, int]: ...
 def duel_summary(
     edge: npt.NDArray[np.float64], same: npt.NDArray[np.uint8], players: int
 ) -> dict[str, float]: ...

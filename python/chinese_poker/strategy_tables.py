@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import seed as _seed
 from ._args import whole
 from .exceptions import (
     InvalidArgumentError,
@@ -427,7 +428,7 @@ def train_tables(
     before training and the file is written atomically; ``meta["path"]`` is where it went."""
     rs = _rule_set(rules)
     n = _check_players(players)
-    seed = whole("seed", seed, 0, 2**64 - 1)
+    seed = _seed("seed", seed)
     deals = whole("deals", deals, 1, MAX_DEALS)
     if progress is not None and not callable(progress):
         raise InvalidTypeError(
@@ -501,7 +502,7 @@ def train_all(
     with complete files. Afterwards, ``tables_*.npz`` files the new index does not list are
     removed."""
     out = _path_arg("out_dir", out_dir)
-    seed = whole("seed", seed, 0, 2**64 - 1)
+    seed = _seed("seed", seed)
     deals = whole("deals", deals, 1, MAX_DEALS)
     try:
         out.mkdir(parents=True, exist_ok=True)

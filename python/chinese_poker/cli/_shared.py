@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import sys
@@ -81,8 +82,20 @@ def out(text: str = "") -> None:
     print(paint(text))
 
 
+def _json_safe(data: Any) -> Any:
+    """``data`` with every undefined or infinite number (NaN, ±inf: a figure too few rounds
+    cannot give, or an edge of exactly 0) as ``null``, which JSON can carry."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if isinstance(data, dict):
+        return {k: _json_safe(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_json_safe(v) for v in data]
+    return data
+
+
 def out_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    print(json.dumps(_json_safe(data), indent=2, ensure_ascii=False, allow_nan=False))
 
 
 def cards_text(codes: Sequence[int]) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 from typing import Any
 
 from ._options import PLAYERS, Shared, command, int_arg, progress
@@ -63,8 +62,6 @@ def run(args: argparse.Namespace) -> None:
         plots.save(plots.duel_edges(res), args.plot)
     if args.json:
         data = {f.name: getattr(res, f.name) for f in dataclasses.fields(res) if f.name != "edges"}
-        if math.isinf(data["deals_needed"]):
-            data["deals_needed"] = None  # JSON has no infinity
         out_json(data)
         return
     out(str(res))

@@ -21,7 +21,6 @@ from ._shared import (
     out,
     out_json,
     policy,
-    seat,
     table,
 )
 
@@ -84,21 +83,12 @@ def _policies(args: argparse.Namespace) -> tuple[list[str], list[Any]]:
 
 
 def _summary_rows(run: Any, names: Sequence[str]) -> str:
-    def pct(x: float) -> str:
-        return f"{x:.1%}"
+    from ..display import _seat_cells
 
+    # the seat table's cells as str(run) lays them out ("n/a" where undefined), with the
+    # CLI's policy names
     rows = [
-        [
-            seat(s.seat),
-            names[s.seat],
-            f"{s.mean:+.3f}",
-            f"[{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
-            pct(s.scoop_rate),
-            pct(s.sweep_rate),
-            pct(s.foul_rate),
-            pct(s.natural_rate),
-            pct(s.surrender_rate),
-        ]
+        [c if i != 1 else names[s.seat] for i, c in enumerate(_seat_cells(s))]
         for s in run.summary()
     ]
     header = ["seat", "policy", "mean", "95% CI", "scoop", "sweep", "foul", "natural", "surr."]
