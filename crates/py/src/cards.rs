@@ -247,13 +247,19 @@ fn text_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 fn pystr(s: &Bound<'_, PyString>, position: usize) -> PyResult<String> {
+    str_text(s, position).py()
+}
+
+/// The text of a Python `str`; one holding a lone surrogate (which has no UTF-8 form) is an
+/// invalid card at `position`, never a `UnicodeEncodeError`.
+pub fn str_text(s: &Bound<'_, PyString>, position: usize) -> Result<String, Error> {
     match s.to_str() {
         Ok(t) => Ok(t.to_string()),
-        Err(_) => Err(py_err(Error::InvalidCard {
+        Err(_) => Err(Error::InvalidCard {
             token: clip(&s.to_string_lossy()),
             position,
             reason: "text with a lone surrogate is not a card".into(),
-        })),
+        }),
     }
 }
 

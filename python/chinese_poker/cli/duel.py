@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 from typing import Any
 
+from .. import _core
 from ._options import PLAYERS, Shared, command, int_arg, progress
 from ._shared import POLICY_NAMES, blame, check_plot_file, load_rules, out, out_json, policy
 
@@ -29,9 +30,9 @@ def register(sub: Any, shared: Shared) -> None:
     p.add_argument("b", choices=POLICY_NAMES, metavar="B", help="policy B")
     p.add_argument(
         "--deals",
-        type=int_arg("a number of deals from 1 to 2**40", 1, 2**40),
+        type=int_arg(f"a number of deals from 1 to {_core.MAX_ROUNDS:,}", 1, _core.MAX_ROUNDS),
         default=2000,
-        help="default 2000",
+        help=f"1 to {_core.MAX_ROUNDS:,} (default 2000)",
     )
     p.add_argument("--players", type=PLAYERS, default=2, help="default 2")
     p.add_argument("--plot", default=None, help="write a plot to this .png / .svg / .pdf")

@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from .. import _core
 from ._options import PLAYERS, Shared, command, int_arg, progress
 from ._shared import (
     POLICY_NAMES,
@@ -44,9 +45,9 @@ def register(sub: Any, shared: Shared) -> None:
     )
     p.add_argument(
         "--rounds",
-        type=int_arg("a number of rounds from 1 to 2**40", 1, 2**40),
+        type=int_arg(f"a number of rounds from 1 to {_core.MAX_ROUNDS:,}", 1, _core.MAX_ROUNDS),
         default=1000,
-        help="default 1000",
+        help=f"1 to {_core.MAX_ROUNDS:,} (default 1000)",
     )
     p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
     p.add_argument(
