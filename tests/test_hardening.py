@@ -124,6 +124,8 @@ def test_numpy_integers_are_accepted_everywhere() -> None:
         i(3), i(2), policies=[cp.Greedy()] * 2, seed=i(1), threads=i(1), progress=False
     )
     assert run.rounds == 3
+    # shards=np.int64(3) was refused though numpy ints counted elsewhere
+    assert cp.simulate(2, 2, policies=[cp.Greedy()] * 2, shards=i(3), progress=False).rounds == 2
     table = cp.Table(i(2), dealer=i(1), seed=i(4), bankrolls=np.array([5, 6]), history=i(2))
     assert table.dealer == 1 and table.bankrolls == (5, 6)
 

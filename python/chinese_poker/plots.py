@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import arg_error
+from ._args import arg_error, whole
 from ._args import path as _path
 from .exceptions import InvalidArgumentError, InvalidTypeError
 
@@ -185,8 +185,7 @@ def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes
     """Mean predicted ``value`` against mean realised ``points``, by ``bins`` quantiles of the
     prediction, per policy that predicts (greedy and random do not)."""
     _need_rows(sim)
-    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 1000:
-        raise InvalidArgumentError(f'argument "bins": expected 1..1000, got {bins!r}')
+    bins = whole("bins", bins, 1, 1000)
     ax = _axes(ax)
     cols = _columns(sim, ["value", "points", "seat"])
     value, points = cols["value"], cols["points"].astype(np.float64)

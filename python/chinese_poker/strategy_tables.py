@@ -37,11 +37,11 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import players as _players
 from ._args import seed as _seed
 from ._args import whole
 from .exceptions import (
     InvalidArgumentError,
-    InvalidShapeError,
     InvalidTablesError,
     InvalidTypeError,
 )
@@ -90,9 +90,7 @@ _READ_ERRORS = (
 
 
 def _check_players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise InvalidShapeError(f"players: expected 2 to 4, got {players!r}")
-    return players
+    return _players("players", players)
 
 
 def _path_arg(name: str, path: object) -> Path:

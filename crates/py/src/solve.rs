@@ -114,7 +114,7 @@ pub fn load_tables(
                 .unwrap_or_default()
         ))
     })?;
-    let players = crate::args::int_arg(players, "players", 2, 4)? as usize;
+    let players = crate::args::players_arg(players, "players")?;
     let r = rules_of(rules);
     py.detach(|| read_tables_file(&path)?.table_ev(&r, players))
         .map(|t| PyTableEv(Arc::new(t)))
@@ -268,7 +268,7 @@ impl PyObjective {
         candidates: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let budget = budget_arg(Some(samples), confidence, candidates)?;
-        let seed = crate::args::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
+        let seed = crate::args::seed_arg(seed, "seed")?;
         Ok(PyObjective(Objective::MonteCarlo {
             budget,
             seed,
@@ -321,7 +321,7 @@ pub fn solve_seconds(
 ) -> PyResult<f64> {
     let (flat, _) = super::arrays::u8_rows(codes, "codes", &[13])?;
     let hands = Hand::rows(&flat, "codes").py()?;
-    let players = crate::args::int_arg(players, "players", 2, 4)? as usize;
+    let players = crate::args::players_arg(players, "players")?;
     let top_k = top_k_arg(Some(top_k))?;
     let (r, objective) = (&rules.get().0, &objective.get().0);
     if let Some(h) = hands.first() {
@@ -363,16 +363,7 @@ pub fn solve(
     let objective = &objective.get().0;
     let players = match objective {
         Objective::BestResponse(opps) => opps.len() + 1,
-        _ => {
-            let n = crate::args::int_arg(players, "players", 2, 4)
-                .map_err(|_| Error::InvalidShape {
-                    what: "players".into(),
-                    expected: "2 to 4".into(),
-                    got: players.repr().map(|r| r.to_string()).unwrap_or_default(),
-                })
-                .py()?;
-            n as usize
-        }
+        _ => crate::args::players_arg(players, "players")?,
     };
     let r = &rules.get().0;
     let sol = match objective {
@@ -419,8 +410,8 @@ pub fn monte_carlo_opponents<'py>(
     index: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
     let h = extract_hand(hand)?;
-    let seed = crate::args::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
-    let index = crate::args::int_arg(index, "index", 0, u64::MAX as i128)? as u64;
+    let seed = crate::args::seed_arg(seed, "seed")?;
+    let index = crate::args::seed_arg(index, "index")?;
     let r = rules_of(rules);
     let te = table.get().0.clone();
     let players = te.players;
@@ -590,7 +581,7 @@ pub fn train_tables<'py>(
     };
     let threads = crate::args::threads_arg(threads)?;
     let seed = match seed {
-        Some(s) => crate::args::int_arg(s, "seed", 0, u64::MAX as i128)? as u64,
+        Some(s) => crate::args::seed_arg(s, "seed")?,
         None => 0,
     };
     let r = rules_of(rules);
