@@ -196,6 +196,10 @@ def test_a_python_policy_is_given_again_on_resume() -> None:
         '{"format": "chinese-poker-table", "version": 1}',
         '{"format": "chinese-poker-table", "version": 2}',
         '{"format": "something else", "version": 2}',
+        '{"format": "chinese-poker-table", "version": 2, "players": 2, "policies": '
+        '[{"policy": "greedy"}, {"policy": "greedy"}], "rules": {}, "bankrolls": null, '
+        '"dealer": 0, "seed": 0, "history_limit": null, "round": 0, "in_progress": false, '
+        '"pending": {}, "rounds": [{"round": "x"}]}',
     ],
 )
 def test_a_damaged_saved_table_is_one_clear_error(text: str) -> None:

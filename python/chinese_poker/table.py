@@ -33,7 +33,12 @@ import numpy.typing as npt
 from . import _args, _core
 from ._core import Card
 from .display import html, round_repr, table_repr, text
-from .exceptions import InvalidArgumentError, InvalidDecisionError, InvalidShapeError
+from .exceptions import (
+    ChinesePokerError,
+    InvalidArgumentError,
+    InvalidDecisionError,
+    InvalidShapeError,
+)
 from .policies import Greedy, PolicyLike, RandomLegal, _read_policies, _spec
 from .rules import RuleSet, _rule_set
 from .scoring import DecisionLike, Declare, Setting, Settlement, Surrender, settle
@@ -418,7 +423,9 @@ class Table:
             raise _saved_error("version", f"expected {TABLE_VERSION}, got {data.get('version')!r}")
         try:
             return cls._restore(data, policies)
-        except (KeyError, TypeError, AttributeError) as e:
+        except ChinesePokerError:
+            raise  # names what is wrong already
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
             # a damaged file: one clear error, never a raw one
             raise _saved_error("content", f"missing or malformed {e}") from None
 

@@ -340,8 +340,11 @@ pub struct PySeatTally(SeatTally);
 #[pymethods]
 impl PySeatTally {
     #[new]
-    fn new(players: usize) -> Self {
-        PySeatTally(SeatTally::new(players))
+    fn new(players: &Bound<'_, PyAny>) -> PyResult<Self> {
+        // its seats are allocated from this count: checked first
+        Ok(PySeatTally(SeatTally::new(args::players_arg(
+            players, "players",
+        )?)))
     }
     #[getter]
     fn players(&self) -> usize {
