@@ -30,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -119,18 +120,30 @@ async def load(
                 latencies.append(time.perf_counter() - t)
                 errors += not ok
 
-        async def sampler() -> None:
-            assert probe is not None
-            pid, samples = probe
-            while time.perf_counter() < stop and sent < requests:
-                samples.append((time.perf_counter() - start, rss_mb(pid)))
-                await asyncio.sleep(1)
-
-        tasks = [worker() for _ in range(concurrency)]
-        if probe is not None:
-            tasks.append(sampler())
-        await asyncio.gather(*tasks)
+        await _gather(worker, concurrency, probe, start, stop, lambda: sent >= requests)
     return latencies, len(latencies), errors, time.perf_counter() - start
+
+
+async def _gather(
+    worker: Callable[[], Awaitable[None]],
+    concurrency: int,
+    probe: tuple[int, list[tuple[float, float]]] | None,
+    start: float,
+    stop: float,
+    done: Callable[[], bool],
+) -> None:
+    """Runs ``concurrency`` workers to the end and, with a probe (the server's pid and a list),
+    samples the server's resident memory once a second meanwhile."""
+
+    async def sampler(pid: int, samples: list[tuple[float, float]]) -> None:
+        while time.perf_counter() < stop and not done():
+            samples.append((time.perf_counter() - start, rss_mb(pid)))
+            await asyncio.sleep(1)
+
+    tasks = [worker() for _ in range(concurrency)]
+    if probe is not None:
+        tasks.append(sampler(*probe))
+    await asyncio.gather(*tasks)
 
 
 async def raw_load(
@@ -176,17 +189,7 @@ async def raw_load(
         finally:
             writer.close()
 
-    async def sampler() -> None:
-        assert probe is not None
-        pid, samples = probe
-        while time.perf_counter() < stop and sent < requests:
-            samples.append((time.perf_counter() - start, rss_mb(pid)))
-            await asyncio.sleep(1)
-
-    tasks = [worker() for _ in range(concurrency)]
-    if probe is not None:
-        tasks.append(sampler())
-    await asyncio.gather(*tasks)
+    await _gather(worker, concurrency, probe, start, stop, lambda: sent >= requests)
     return latencies, len(latencies), errors, time.perf_counter() - start
 
 

@@ -27,6 +27,7 @@ from chinese_poker.exceptions import (
     InvalidRulesError,
     InvalidShapeError,
     InvalidTablesError,
+    InvalidTypeError,
 )
 
 # -- cards and ranks ---------------------------------------------------------------------------
@@ -292,7 +293,7 @@ def test_tables_errors_are_still_invalid_rules_errors(tmp_path: Path) -> None:
     (tmp_path / "e.npz").write_bytes(b"")
     with pytest.raises(InvalidRulesError):
         cp.solve(HAND, "maceplay", 2, cp.TableEV(tmp_path / "e.npz"))
-    with pytest.raises(InvalidArgumentError, match="tables: expected a path"):
+    with pytest.raises(InvalidTypeError, match='"tables": expected a path'):
         cp.solve(HAND, "maceplay", 2, cp.TableEV(5))  # type: ignore[arg-type]
 
 

@@ -34,6 +34,7 @@ from chinese_poker.rules import NATURALS
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 T = TypeVar("T")
 
@@ -778,6 +779,309 @@ def test_fuzz_cli(args: list[str]) -> None:
     assert result.returncode in (0, 2), (args, result.returncode, result.stderr)
     if result.returncode == 2:
         assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+
+
+# -- issue 16's surfaces: deal, settle_batch, duel, parse_hands, the CLI's settle, Table ------
+
+# Whatever a caller may pass where a whole number goes: in and out of range, of every type.
+ANY_INT = st.one_of(
+    st.integers(-3, 6),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([2**22, 2**22 + 1, 2**40, 2**64 - 1, 2**64]),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.integers(0, 5).map(np.int64),
+    st.integers(0, 5).map(np.uint8),
+    st.just(np.bool_(True)),
+    st.text(max_size=2),
+    st.none(),
+)
+
+
+@examples(150)
+@given(ANY_INT, ANY_INT, ANY_INT, ANY_INT)
+def test_fuzz_deal(rounds_: object, players: object, seed: object, first: object) -> None:
+    got = attempt(lambda: cp.deal(rounds_, players, seed, first), DATA_ONLY)  # type: ignore[arg-type]
+    if got is None:
+        return
+    n, p = int(rounds_), int(players)  # type: ignore[call-overload]
+    assert got.shape == (n, p, 13) and got.dtype == np.uint8
+    for r in got:
+        assert len(set(r.reshape(-1).tolist())) == 13 * p and r.max(initial=0) < 52
+
+
+@st.composite
+def batch_arrays(draw: st.DrawFn) -> tuple[object, object, object]:
+    """Dealt rounds as settings, sometimes damaged, with choices and naturals of any kind."""
+    rounds_ = draw(st.integers(0, 4))
+    players = draw(st.integers(2, 4))
+    settings_: Any = cp.deal(rounds_, players, draw(st.integers(0, 2**64 - 1))).copy()
+    damage = draw(st.sampled_from(["none", "code", "dtype", "shape", "list"]))
+    if damage == "code" and rounds_:
+        settings_[draw(st.integers(0, rounds_ - 1)), 0, draw(st.integers(0, 12))] = draw(
+            st.integers(0, 255)
+        )
+    elif damage == "dtype":
+        settings_ = settings_.astype(draw(st.sampled_from([np.int64, np.float64, np.bool_])))
+    elif damage == "shape":
+        settings_ = settings_.reshape(-1)[: draw(st.integers(0, settings_.size))]
+    elif damage == "list":
+        settings_ = settings_.tolist()
+    small = st.one_of(
+        st.integers(-1, 3),
+        st.floats(allow_nan=True, width=32),
+        st.booleans(),
+        st.just(255),
+        st.just(256),
+    )
+
+    def codes() -> object:
+        kind = draw(st.sampled_from(["none", "valid", "any", "ragged"]))
+        if kind == "none":
+            return None
+        if kind == "valid":
+            return np.zeros((rounds_, players), np.uint8)
+        if kind == "ragged":
+            return [[0] * players, [0]]
+        return draw(
+            st.lists(
+                st.lists(small, min_size=players, max_size=players),
+                min_size=rounds_,
+                max_size=rounds_,
+            )
+        )
+
+    return settings_, codes(), codes()
+
+
+@examples(150)
+@given(batch_arrays(), st.sampled_from(PRESETS), st.sampled_from([None, 1, 0, 1.5]))
+def test_fuzz_settle_batch(
+    arrays: tuple[object, object, object], preset: str, threads: object
+) -> None:
+    settings_, choices, naturals = arrays
+    points = attempt(
+        lambda: cp.settle_batch(settings_, preset, choices, naturals, threads),  # type: ignore[arg-type]
+        DATA_ONLY,
+    )
+    if points is not None:
+        assert points.dtype == np.int64
+        assert (points.sum(axis=1) == 0).all(), "a settled round is not zero-sum"
+        # a float, bool or NaN choice is refused, never truncated into a choice
+        for c in (choices, naturals):
+            if c is not None:
+                assert np.asarray(c).dtype.kind in "iu"
+
+
+POLICY_VALUES = st.sampled_from(
+    [cp.Greedy(), cp.RandomLegal(), cp.TableEV(), 5, None, "greedy", cp.Greedy, (lambda h: None)]
+)
+
+
+# deals: few (a valid count plays them all) or refused (2**70, wrong types)
+DEALS = st.one_of(
+    st.integers(-1, 3),
+    st.sampled_from([2**70, -(2**70), 1.0, float("nan"), True, np.int64(2), "2", None]),
+)
+
+
+@examples(40)
+@given(POLICY_VALUES, POLICY_VALUES, DEALS, ANY_INT)
+def test_fuzz_duel(a: object, b: object, deals: object, players: object) -> None:
+    res = attempt(
+        lambda: cp.duel(a, b, deals=deals, rules="two_four", players=players, progress=False),  # type: ignore[arg-type]
+        DATA_ONLY,
+    )
+    if res is None:
+        return
+    assert res.deals == int(deals) >= 1  # type: ignore[call-overload]
+    # fewer than two deals: no interval, never a zero-width one
+    assert math.isnan(res.stderr) == (res.deals < 2)
+    assert math.isnan(res.ci_low) == (res.deals < 2)
+
+
+LINES = st.lists(
+    st.one_of(card_text(), st.text(max_size=12), st.just("As \ud800"), st.integers(0, 3)),
+    max_size=4,
+)
+
+
+@examples(200)
+@given(st.one_of(LINES, st.text(max_size=5), st.none()), ANY_INT)
+def test_fuzz_parse_hands(lines: object, cards: object) -> None:
+    got = attempt(lambda: cp.parse_hands(lines, cards=cards), DATA_ONLY)  # type: ignore[arg-type]
+    if got is not None:
+        width = 13 if cards is None else int(cards)  # type: ignore[call-overload]
+        assert got.dtype == np.uint8 and got.shape[1] == width
+        assert got.max(initial=0) < 52
+
+
+SEAT_TEXT = st.one_of(
+    st.sampled_from(
+        [
+            "Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s",
+            "Ac Kc 7d / Jc Jd 8s 6c 4d / Ah Th 6h 3h 2h",
+            "2c 2d 3c / 3d 3s 4c 4h As / Tc Td Ts 6d 6s",
+            "surrender",
+            "dragon: 2c 3c 4c / 5c 6c 7c 8c 9c / Tc Jc Qc Kc Ac",
+            "Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c",
+            "",
+        ]
+    ),
+    st.text(max_size=20),
+)
+
+
+@examples(60)
+@given(
+    st.lists(SEAT_TEXT, max_size=5),
+    st.sampled_from([[], ["--rules", "one_six"], ["--rules", "pokerfever_western"], ["--json"]]),
+    st.sampled_from([[], ["--bankrolls", "1,1"], ["--bankrolls", "-5,3"], ["--dealer", "1"]]),
+)
+def test_fuzz_cli_settle(seats: list[str], rules: list[str], extra: list[str]) -> None:
+    """The CLI's settle in-process: one line and exit 2 for bad input, never a traceback."""
+    import contextlib
+
+    from chinese_poker.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["settle", *seats, *rules, *extra])
+        except SystemExit as e:  # argparse's own errors
+            code = e.code  # type: ignore[assignment]
+    assert code in (0, 2), (seats, err.getvalue())
+    if code == 2:
+        assert len(err.getvalue().strip().splitlines()) == 1, err.getvalue()
+    assert "internal error" not in err.getvalue()
+
+
+# -- a Table as a state machine: saved and restored at any point, it plays on identically ------
+
+
+class TableMachine(RuleBasedStateMachine):
+    """Two tables given the same calls: ``live`` never stops, ``saved`` is saved to JSON and
+    restored whenever hypothesis likes. They must stay equal (their saved forms, every result
+    and every error), every round zero-sum, and no seat fouled unless a foul was chosen."""
+
+    live: cp.Table
+    saved: cp.Table
+    fouls: set[int]
+
+    @initialize(
+        players=st.integers(2, 4),
+        rules=st.sampled_from(["maceplay", "pokerfever_western", "one_six", "shisanshui"]),
+        seed=st.integers(0, 2**64 - 1),
+        bankrolls=st.one_of(st.none(), st.lists(st.integers(0, 40), min_size=4, max_size=4)),
+        dealer=st.integers(0, 3),
+        history=st.sampled_from([None, 0, 2]),
+        policies=st.lists(st.sampled_from(["greedy", "random", "table"]), min_size=4, max_size=4),
+    )
+    def setup(
+        self,
+        players: int,
+        rules: str,
+        seed: int,
+        bankrolls: list[int] | None,
+        dealer: int,
+        history: int | None,
+        policies: list[str],
+    ) -> None:
+        make = {"greedy": cp.Greedy, "random": cp.RandomLegal, "table": cp.TableEV}
+        kwargs: dict[str, Any] = {
+            "players": players,
+            "rules": rules,
+            "seed": seed,
+            "bankrolls": None if bankrolls is None else bankrolls[:players],
+            "dealer": dealer % players,
+            "history": history,
+            "policies": [make[p]() for p in policies[:players]],
+        }
+        self.live, self.saved = cp.Table(**kwargs), cp.Table(**kwargs)
+        self.fouls = set()
+
+    def both(self, call: Callable[[cp.Table], Any]) -> tuple[bool, Any]:
+        """``call`` on both tables: the same result, or the same package error, on each.
+        Returns whether it succeeded, and its result."""
+        results: list[tuple[bool, Any]] = []
+        for t in (self.live, self.saved):
+            try:
+                results.append((True, call(t)))
+            except ChinesePokerError as e:
+                results.append((False, (type(e), str(e))))
+        (ok, a), (ok_b, b) = results
+        assert ok == ok_b, (a, b)
+        if isinstance(a, cp.Settlement):
+            assert a.to_dict() == b.to_dict()
+        else:
+            assert a == b, (a, b)
+        return ok, a
+
+    @rule()
+    def deal(self) -> None:
+        if self.both(lambda t: t.deal())[0]:
+            self.fouls = set()
+
+    @rule(seat=st.integers(0, 3), how=st.sampled_from(["policy", "foul", "cheat", "surrender"]))
+    def act(self, seat: int, how: str) -> None:
+        hands = self.live._hands
+        if hands is None:
+            assert not self.both(lambda t: t.act(seat, cp.Surrender()))[0]
+            return
+        s = seat % self.live.players
+        hand = hands[s]
+        if how == "policy":
+            d: Any = self.live._policy_decision(s, cp.Greedy())
+        elif how == "foul":
+            d = _core.fouled_setting(hand, self.live.rules.wheel)
+        elif how == "cheat":
+            other = [c for c in range(52) if c not in set(hand.tolist())][:13]
+            d = (other[:3], other[3:8], other[8:])
+        else:
+            d = cp.Surrender()
+        ok, _ = self.both(lambda t: t.act(s, d))
+        if how == "cheat":
+            assert not ok  # never recorded: the seat was not dealt those cards
+        elif ok and how == "foul":
+            self.fouls.add(s)
+        elif ok:
+            self.fouls.discard(s)
+
+    @rule(seat=st.integers(0, 3))
+    def ask(self, seat: int) -> None:
+        s = seat % self.live.players
+        if self.both(lambda t: t.ask(s))[0]:
+            self.fouls.discard(s)
+
+    @rule()
+    def settle(self) -> None:
+        acted = set(self.live._decisions)
+        ok, result = self.both(lambda t: t.settle())
+        if not ok:
+            return
+        assert sum(result.totals) == 0, "not zero-sum"
+        timeout_fouls = self.live.rules.timeout == "foul"
+        for p in result.players:
+            if p.status == "fouled":
+                chosen = p.seat in self.fouls
+                timed_out = p.seat not in acted and timeout_fouls
+                assert chosen or timed_out, f"seat {p.seat} fouled without choosing to"
+        self.fouls = set()
+
+    @rule()
+    def save_and_restore(self) -> None:
+        self.saved = cp.Table.from_json(self.saved.to_json())
+
+    @invariant()
+    def same_state(self) -> None:
+        if hasattr(self, "live"):
+            assert self.saved.to_dict() == self.live.to_dict()
+
+
+TableMachine.TestCase.settings = settings(
+    max_examples=max(1, int(12 * _SCALE)), stateful_step_count=12
+)
+test_fuzz_table_state_machine = TableMachine.TestCase
 
 
 @pytest.mark.parametrize("profile", ["quick", "long"])

@@ -13,17 +13,7 @@ import chinese_poker as cp
 import pytest
 from chinese_poker import presets
 from chinese_poker.exceptions import InvalidRulesError
-from chinese_poker.rules import (
-    DOUBLED_BONUS,
-    NO_BONUS,
-    STANDARD_BONUS,
-    BonusTable,
-    Foul,
-    Naturals,
-    RuleSet,
-    Scoop,
-    Sweep,
-)
+from chinese_poker.rules import Foul, Naturals, RuleSet, Scoop, Sweep
 
 PRESET_NAMES = [
     "maceplay",
@@ -81,7 +71,7 @@ def test_compiled_form_matches(name: str) -> None:
 def test_maceplay_values() -> None:
     r = presets.MACEPLAY
     assert r.wheel == "low"
-    assert r.bonus == STANDARD_BONUS
+    assert r.bonus == cp.STANDARD_BONUS
     assert [r.row_value("front", "trips"), r.row_value("middle", "full_house")] == [3, 2]
     assert [r.row_value("middle", "quads"), r.row_value("middle", "straight_flush")] == [8, 10]
     assert [r.row_value("back", "quads"), r.row_value("back", "straight_flush")] == [4, 5]
@@ -108,7 +98,7 @@ def test_pokerclub_values() -> None:
     assert south.replace(name="x", wheel="low", description="", source="") == north.replace(
         name="x", description="", source=""
     )
-    assert south.bonus == STANDARD_BONUS and south.foul == Foul.as_scooped()
+    assert south.bonus == cp.STANDARD_BONUS and south.foul == Foul.as_scooped()
     assert south.scoop == Scoop.multiply(2) and south.sweep.multiplier == 2
     assert south.naturals.must_show and south.naturals.declaration == "must_declare"
     assert list(south.naturals.values.items()) == [
@@ -124,8 +114,8 @@ def test_pokerclub_values() -> None:
 
 def test_pokerfever_values() -> None:
     west, east = presets.POKERFEVER_WESTERN, presets.POKERFEVER_EASTERN
-    assert west.bonus == NO_BONUS and west.majority_point == 1 and not west.double_bonus
-    assert east.bonus == STANDARD_BONUS and east.majority_point == 0 and east.double_bonus
+    assert west.bonus == cp.NO_BONUS and west.majority_point == 1 and not west.double_bonus
+    assert east.bonus == cp.STANDARD_BONUS and east.majority_point == 0 and east.double_bonus
     for r in (west, east):
         assert r.scoop == Scoop.none() and r.sweep.multiplier == 1
         assert r.foul == Foul.flat_plus_bonus(3)
@@ -139,8 +129,8 @@ def test_pokerfever_values() -> None:
 
 def test_two_four_one_six_shisanshui_values() -> None:
     assert presets.TWO_FOUR.overall_point == 1 and presets.TWO_FOUR.scoop == Scoop.none()
-    assert presets.TWO_FOUR.bonus.mode == "add" or presets.TWO_FOUR.bonus == NO_BONUS
-    assert presets.ONE_SIX.scoop == Scoop.add(3) and presets.ONE_SIX.bonus == NO_BONUS
+    assert presets.TWO_FOUR.bonus.mode == "add" or presets.TWO_FOUR.bonus == cp.NO_BONUS
+    assert presets.ONE_SIX.scoop == Scoop.add(3) and presets.ONE_SIX.bonus == cp.NO_BONUS
     s = presets.SHISANSHUI
     assert s.wheel == "second" and s.suit_order is None
     assert list(s.naturals.values.values()) == [108, 36, 24, 22, 20, 15, 12, 10, 6, 5, 4, 3, 3]
@@ -148,7 +138,7 @@ def test_two_four_one_six_shisanshui_values() -> None:
 
 
 def test_doubled_bonus_table() -> None:
-    r = presets.POKERCLUB_SOUTH.replace(bonus=DOUBLED_BONUS)
+    r = presets.POKERCLUB_SOUTH.replace(bonus=cp.DOUBLED_BONUS)
     got = [
         r.row_value("front", "trips"),
         r.row_value("middle", "full_house"),
@@ -162,7 +152,7 @@ def test_doubled_bonus_table() -> None:
 
 
 def test_add_mode() -> None:
-    table = BonusTable(mode="add", front={"trips": 2}, back={cp.Category.QUADS: 3})
+    table = cp.BonusTable(mode="add", front={"trips": 2}, back={cp.Category.QUADS: 3})
     assert table.back == {"quads": 3}
     r = RuleSet(bonus=table, overall_point=1)
     assert r.row_value("front", "trips") == 3
@@ -286,7 +276,7 @@ def test_constructor_validation() -> None:
     with pytest.raises(InvalidRulesError, match='"naturals.values.rainbow"'):
         Naturals(values={"dragon": 13, "rainbow": 2})  # type: ignore[dict-item]
     with pytest.raises(InvalidRulesError, match='"bonus.middle.full_house"'):
-        BonusTable(middle={"full_house": -1})
+        cp.BonusTable(middle={"full_house": -1})
     with pytest.raises(InvalidRulesError, match='"sweep.min_players"'):
         Sweep(min_players=0)
     with pytest.raises(InvalidRulesError, match='"bonus"'):
@@ -425,7 +415,7 @@ def test_preset_sources_name_public_rules() -> None:
 
 def test_mapping_equality() -> None:
     # Bonus rows compare like dicts; the order of naturals is their ranking and counts.
-    assert STANDARD_BONUS.middle == {"straight_flush": 10, "quads": 8, "full_house": 2}
+    assert cp.STANDARD_BONUS.middle == {"straight_flush": 10, "quads": 8, "full_house": 2}
     reordered = Naturals(values={"six_pairs": 3, "dragon": 13})
     assert reordered.values == {"dragon": 13, "six_pairs": 3}
     assert reordered != Naturals(values={"dragon": 13, "six_pairs": 3})

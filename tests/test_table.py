@@ -10,7 +10,7 @@ import chinese_poker as cp
 import numpy as np
 import pytest
 from chinese_poker import _core
-from chinese_poker.exceptions import InvalidArgumentError, InvalidDecisionError
+from chinese_poker.exceptions import InvalidArgumentError, InvalidDecisionError, InvalidShapeError
 
 
 def test_a_round_by_hand_and_by_policy() -> None:
@@ -104,7 +104,14 @@ def test_bad_calls(call: Any, error: type[Exception]) -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"players": 1}, {"bankrolls": "12"}, {"bankrolls": [1, -2]}, {"dealer": 4}, {"seed": -1}],
+    [
+        {"players": 1},
+        {"bankrolls": "12"},
+        # a negative bankroll under a bankroll cap (uncapped, a seat may be in debt)
+        {"bankrolls": [1, -2], "rules": "pokerfever_western"},
+        {"dealer": 4},
+        {"seed": -1},
+    ],
 )
 def test_bad_setup(kwargs: dict[str, Any]) -> None:
     with pytest.raises(InvalidArgumentError):
@@ -123,3 +130,89 @@ def test_a_timeout_foul_under_a_rule_set_that_refuses_fouls_names_the_seat() -> 
     table.ask(0)
     with pytest.raises(InvalidDecisionError, match="player 1"):
         table.settle()
+
+
+# -- saved and resumed -------------------------------------------------------------------------
+
+
+def _play(table: cp.Table, rounds: int) -> list[tuple[int, ...]]:
+    return [table.play_round().totals for _ in range(rounds)]
+
+
+@pytest.mark.parametrize("cut", [0, 1, 3])
+def test_a_restored_table_plays_the_rounds_of_one_that_never_stopped(cut: int) -> None:
+    kwargs: dict[str, Any] = {
+        "players": 3,
+        "rules": "pokerfever_eastern",
+        "bankrolls": [20, 5, 40],
+        "dealer": 1,
+        "seed": 99,
+        "policies": [cp.Greedy(), cp.RandomLegal(), cp.TableEV()],
+    }
+    never = cp.Table(**kwargs)
+    expected = _play(never, 6)
+    saved = cp.Table(**kwargs)
+    got = _play(saved, cut)
+    resumed = cp.Table.from_json(saved.to_json())
+    assert resumed.to_json() == saved.to_json()
+    got += _play(resumed, 6 - cut)
+    assert got == expected
+    assert resumed.to_dict() == never.to_dict()
+    assert [r.settlement for r in resumed.history] == [r.settlement for r in never.history]
+
+
+def test_a_table_saved_mid_round_keeps_its_decisions() -> None:
+    table = cp.Table(players=4, rules="maceplay", seed=5, policies=[cp.Greedy()] * 4)
+    hands = table.deal()
+    table.ask(2)
+    table.act(0, cp.solve(list(hands[0]), "maceplay", 4).as_decision())
+    data = json.loads(table.to_json())
+    assert data["format"] == "chinese-poker-table" and data["version"] == 2
+    assert data["in_progress"] and sorted(data["pending"]) == ["0", "2"]
+    resumed = cp.Table.from_json(table.to_json())
+    assert resumed.hands == table.hands
+    assert resumed.settle().to_dict() == table.settle().to_dict()
+
+
+def test_a_python_policy_is_given_again_on_resume() -> None:
+    def mine(hand: Any) -> Any:
+        return cp.solve(hand, "two_four", 2).as_decision()
+
+    table = cp.Table(players=2, rules="two_four", policies=[mine, cp.Greedy()])
+    table.play_round()
+    text = table.to_json()
+    with pytest.raises(InvalidArgumentError, match="mine") as e:
+        cp.Table.from_json(text)
+    assert e.value.argument == "policies[0]"
+    resumed = cp.Table.from_json(text, policies=[mine, None])
+    assert resumed.play_round().totals == table.play_round().totals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        "[]",
+        '{"format": "chinese-poker-table", "version": 1}',
+        '{"format": "chinese-poker-table", "version": 2}',
+        '{"format": "something else", "version": 2}',
+        '{"format": "chinese-poker-table", "version": 2, "players": 2, "policies": '
+        '[{"policy": "greedy"}, {"policy": "greedy"}], "rules": {}, "bankrolls": null, '
+        '"dealer": 0, "seed": 0, "history_limit": null, "round": 0, "in_progress": false, '
+        '"pending": {}, "rounds": [{"round": "x"}]}',
+    ],
+)
+def test_a_damaged_saved_table_is_one_clear_error(text: str) -> None:
+    with pytest.raises(InvalidShapeError, match="saved table"):
+        cp.Table.from_json(text)
+
+
+def test_the_history_can_be_bounded() -> None:
+    table = cp.Table(players=2, rules="two_four", policies=[cp.Greedy()] * 2, history=2)
+    _play(table, 5)
+    assert [r.round for r in table.history] == [3, 4] and table.round == 5
+    data = json.loads(table.to_json())
+    assert data["history_limit"] == 2 and len(data["rounds"]) == 2
+    resumed = cp.Table.from_json(table.to_json())
+    _play(resumed, 1)
+    assert [r.round for r in resumed.history] == [4, 5]

@@ -81,6 +81,13 @@ def _chunks(total: int, seconds_per_chunk: float = 0.25) -> Iterator[tuple[int, 
         first += count
 
 
+def _policy_hand(hand: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """What a Python policy is given: a read-only copy of the 13 codes dealt to its seat."""
+    mine = hand.copy()
+    mine.flags.writeable = False
+    return mine
+
+
 def _chunk_columns(
     rules: RuleSet,
     specs: Sequence[tuple[Any, ...] | None],
@@ -108,7 +115,10 @@ def _chunk_columns(
             continue
         fn: Callable[[npt.NDArray[np.uint8]], object] = policy  # type: ignore[assignment]
         for r in range(count):
-            codes, choice, natural = _core.decision_codes(fn(hands[r, seat]), seat)
+            # the policy gets a read-only copy of its hand, and its answer is checked against
+            # that hand: it cannot rewrite the dealt cards nor play cards it was not dealt
+            hand = _policy_hand(hands[r, seat])
+            codes, choice, natural = _core.decision_codes(fn(hand), seat, hands[r, seat])
             settings[r, seat], choices[r, seat], naturals[r, seat] = codes, choice, natural
     # the core records the dealt hands (and a surrender's setting) as a simulation does
     cols = dict(_core.settle_rounds(compiled, settings, choices, naturals, threads, hands))

@@ -426,16 +426,31 @@ def _settlement_html(s: Settlement) -> str:
 # -- simulations and duels ---------------------------------------------------------------------
 
 
+NOT_AVAILABLE = "n/a"
+"""How a figure too few rounds or deals cannot give (NaN) is printed: never as a number."""
+
+
+def _num(x: float, spec: str) -> str:
+    """``x`` formatted with ``spec``, or ``n/a`` where it is undefined (NaN)."""
+    return NOT_AVAILABLE if math.isnan(x) else format(x, spec)
+
+
+def _interval(low: float, high: float, spec: str) -> str:
+    if math.isnan(low) or math.isnan(high):
+        return NOT_AVAILABLE
+    return f"[{low:{spec}}, {high:{spec}}]"
+
+
 def _rate(x: float) -> str:
-    return f"{x:.1%}"
+    return _num(x, ".1%")
 
 
 def _seat_cells(s: SeatSummary) -> list[str]:
     return [
         seat(s.seat),
         s.policy,
-        f"{s.mean:+.3f}",
-        f"[{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
+        _num(s.mean, "+.3f"),
+        _interval(s.ci_low, s.ci_high, "+.3f"),
         _rate(s.scoop_rate),
         _rate(s.sweep_rate),
         _rate(s.foul_rate),
@@ -501,27 +516,30 @@ def duel_repr(d: DuelResult) -> str:
     )
 
 
+def _deals_needed(d: DuelResult) -> str:
+    return "∞" if math.isinf(d.deals_needed) else _num(d.deals_needed, ",.0f")
+
+
 def duel_text(d: DuelResult) -> str:
-    need = "∞" if math.isinf(d.deals_needed) else f"{d.deals_needed:,.0f}"
     stop = " (interrupted)" if d.interrupted else ""
     return (
         f"{d.a} vs {d.b} ({d.rules}, {d.players} players, {d.deals:,} deals{stop}): "
-        f"edge {d.edge:+.4f} points/hand, 95% CI [{d.ci_low:+.4f}, {d.ci_high:+.4f}]"
-        f", same setting {d.same_share:.1%}, deals to resolve {need}"
+        f"edge {_num(d.edge, '+.4f')} points/hand, 95% CI "
+        f"{_interval(d.ci_low, d.ci_high, '+.4f')}, same setting {_rate(d.same_share)}, "
+        f"deals to resolve {_deals_needed(d)}"
     )
 
 
 def _duel_html(d: DuelResult) -> str:
-    need = "∞" if math.isinf(d.deals_needed) else f"{d.deals_needed:,.0f}"
     rows = [
         [
             _cell(d.a),
             _cell(d.b),
             _cell(f"{d.deals:,}" + (" (interrupted)" if d.interrupted else "")),
-            _cell(f"{d.edge:+.4f}"),
-            _cell(f"[{d.ci_low:+.4f}, {d.ci_high:+.4f}]"),
-            _cell(f"{d.same_share:.1%}"),
-            _cell(need),
+            _cell(_num(d.edge, "+.4f")),
+            _cell(_interval(d.ci_low, d.ci_high, "+.4f")),
+            _cell(_rate(d.same_share)),
+            _cell(_deals_needed(d)),
         ]
     ]
     headers = ["A", "B", "deals", "edge (points/hand)", "95% CI", "same setting", "to resolve"]

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._args import whole
+from . import _args, _core
 from ._runner import _chunks, _Progress
 from .display import Shown
 from .exceptions import InvalidArgumentError
@@ -54,13 +53,23 @@ def duel(
     """Duplicate duel of two built-in policies: every deal is replayed with the seats rotated
     so that A holds each hand once (heads-up: A and B swap; at 3–4 players one seat plays A and
     the others B). Ctrl-C stops it and reports the deals done."""
-    deals = whole("deals", deals, 1, 2**40)
-    players = whole("players", players, 2, 4)
-    seed = whole("seed", seed, 0, 2**64 - 1)
+    deals = _args.rounds("deals", deals, low=1)
+    players = _args.players("players", players)
+    seed = _args.seed("seed", seed)
+    threads = _args.threads("threads", threads)
     rs = _rule_set(rules)
-    specs = [_spec(p, rs, players, s) for s, p in enumerate((policy_a, policy_b))]
-    if any(s is None for s in specs):
-        raise InvalidArgumentError("duel: both policies must be built-in (not Python callables)")
+    specs = [
+        _spec(p, rs, players, s, name)
+        for s, (name, p) in enumerate((("policy_a", policy_a), ("policy_b", policy_b)))
+    ]
+    for name, spec in zip(("policy_a", "policy_b"), specs, strict=True):
+        if spec is None:
+            raise _args.arg_error(
+                InvalidArgumentError,
+                name,
+                "expected a built-in policy (TableEV, MonteCarlo, Greedy, RandomLegal): a duel "
+                "replays deals in Rust, not Python callables",
+            )
     edges: list[npt.NDArray[np.float64]] = []
     same: list[npt.NDArray[np.uint8]] = []
     interrupted = False

@@ -36,7 +36,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .exceptions import InvalidArgumentError
+from ._args import arg_error, whole
+from ._args import path as _path
+from .exceptions import InvalidArgumentError, InvalidTypeError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -133,9 +135,14 @@ def _columns(sim: Simulation, names: Sequence[str]) -> dict[str, npt.NDArray[Any
     return out
 
 
-def _need_rows(sim: Simulation) -> None:
+def _need_rows(sim: object, name: str = "sim") -> None:
+    """Refuses anything but a :class:`Simulation` with rounds, naming the argument."""
+    from .simulate import Simulation
+
+    if not isinstance(sim, Simulation):
+        raise arg_error(InvalidTypeError, name, f"expected a Simulation, got {type(sim).__name__}")
     if sim.rounds == 0:
-        raise InvalidArgumentError("sim: the simulation has no rounds to plot")
+        raise arg_error(InvalidArgumentError, name, "the simulation has no rounds to plot")
 
 
 def points_distribution(sim: Simulation, ax: Axes | None = None) -> Axes:
@@ -202,8 +209,7 @@ def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes
     """Mean predicted ``value`` against mean realised ``points``, by ``bins`` quantiles of the
     prediction, per policy that predicts (greedy and random do not)."""
     _need_rows(sim)
-    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 1000:
-        raise InvalidArgumentError(f'argument "bins": expected 1..1000, got {bins!r}')
+    bins = whole("bins", bins, 1, 1000)
     ax = _axes(ax)
     cols = _columns(sim, ["value", "points", "seat"])
     value, points = cols["value"], cols["points"].astype(np.float64)
@@ -249,8 +255,8 @@ def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes
 def compare_rules(a: Simulation, b: Simulation, ax: Axes | None = None) -> Axes:
     """The points per round and seat under two rule sets (typically the same deals and
     policies), overlaid, with each one's mean absolute payoff and spread."""
-    _need_rows(a)
-    _need_rows(b)
+    _need_rows(a, "a")
+    _need_rows(b, "b")
     ax = _axes(ax)
     pa = _columns(a, ["points"])["points"].astype(np.float64)
     pb = _columns(b, ["points"])["points"].astype(np.float64)
@@ -275,14 +281,21 @@ def compare_rules(a: Simulation, b: Simulation, ax: Axes | None = None) -> Axes:
 
 def duel_edges(result: DuelResult, ax: Axes | None = None) -> Axes:
     """A duel's running edge (A over B, points per hand) with its 95% interval."""
+    from .duels import DuelResult
+
+    if not isinstance(result, DuelResult):
+        raise arg_error(
+            InvalidTypeError, "result", f"expected a DuelResult, got {type(result).__name__}"
+        )
     edges = np.asarray(result.edges, dtype=np.float64)
     if len(edges) == 0:
-        raise InvalidArgumentError("result: the duel has no deals to plot")
+        raise arg_error(InvalidArgumentError, "result", "the duel has no deals to plot")
     ax = _axes(ax)
     n = np.arange(1, len(edges) + 1)
     mean = np.cumsum(edges) / n
     var = np.maximum(np.cumsum(edges * edges) / n - mean * mean, 0.0) * n / np.maximum(n - 1, 1)
-    half = _core.INTERVAL_Z * np.sqrt(var / n)
+    # one deal says nothing about the spread: no interval there (not a zero-width one)
+    half = np.where(n > 1, _core.INTERVAL_Z * np.sqrt(var / n), np.nan)
     ax.plot(n, mean, label=f"edge of {_short(result.a)} over {_short(result.b)}")
     ax.fill_between(n, mean - half, mean + half, alpha=0.25, label="95% interval")
     ax.axhline(0, color="grey", linewidth=0.8)
@@ -296,6 +309,9 @@ def duel_edges(result: DuelResult, ax: Axes | None = None) -> Axes:
 def report(sim: Simulation, compare: Simulation | None = None) -> Figure:
     """One figure: points per round, value by row category and calibration, plus the payoffs
     against ``compare`` (another simulation, e.g. the same deals under other rules)."""
+    _need_rows(sim)
+    if compare is not None:
+        _need_rows(compare, "compare")
     fig, axes = _figure(4 if compare is not None else 3, width=5.6)
     points_distribution(sim, axes[0])
     value_by_category(sim, axes[1])
@@ -305,14 +321,36 @@ def report(sim: Simulation, compare: Simulation | None = None) -> Figure:
     return fig
 
 
+SAVE_SUFFIXES = (".png", ".svg", ".pdf")
+"""The file types :func:`save` writes, by suffix."""
+
+
 def save(fig: Figure | SubFigure | Axes, path: str | Path) -> Path:
     """Writes the figure of ``fig`` (a figure, or the axes a plot function returned; format
-    from the suffix: .png, .svg, .pdf) with the Agg renderer for raster output."""
-    from matplotlib.figure import Figure
+    from the suffix: .png, .svg, .pdf) with the Agg renderer for raster output. The path is
+    checked first: its suffix, its folder (which must exist) and that it is not a directory,
+    each refused with an ``InvalidArgumentError`` naming ``path``."""
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
 
+    if not isinstance(fig, Figure | SubFigure | Axes):
+        raise arg_error(
+            InvalidTypeError, "fig", f"expected a Figure or Axes, got {type(fig).__name__}"
+        )
+    target = _path("path", path)
+    if target.is_dir():
+        raise arg_error(InvalidArgumentError, "path", f"{str(target)!r} is a directory")
+    if target.suffix.lower() not in SAVE_SUFFIXES:
+        raise arg_error(
+            InvalidArgumentError,
+            "path",
+            f"expected a file name ending {', '.join(SAVE_SUFFIXES)}, got {str(target)!r}",
+        )
+    folder = target.parent
+    if not folder.is_dir():
+        raise arg_error(InvalidArgumentError, "path", f"folder {str(folder)!r} does not exist")
     root: Any = fig
     while not isinstance(root, Figure):
         root = root.figure
-    path = Path(path)
-    root.savefig(path, dpi=_DPI)
-    return path
+    root.savefig(target, dpi=_DPI)
+    return target

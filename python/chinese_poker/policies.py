@@ -9,14 +9,15 @@ hand (much slower).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
-from .exceptions import InvalidArgumentError
+from ._args import arg_error
+from .exceptions import InvalidArgumentError, InvalidTypeError
 from .rules import RuleSet
 from .scoring import DecisionLike
 from .solver import MonteCarlo, TableEV
@@ -41,8 +42,12 @@ PolicyLike: TypeAlias = (
 )
 
 
-def _spec(policy: object, rules: RuleSet, players: int, seat: int) -> tuple[Any, ...] | None:
-    """The core's form of a built-in policy; ``None`` for a Python callable."""
+def _spec(
+    policy: object, rules: RuleSet, players: int, seat: int, name: str | None = None
+) -> tuple[Any, ...] | None:
+    """The core's form of a built-in policy; ``None`` for a Python callable. ``name``: the
+    argument as the caller wrote it (default ``policies[seat]``)."""
+    name = f"policies[{seat}]" if name is None else name
     if isinstance(policy, TableEV):
         return ("table", load_tables(rules, players, policy.tables))
     if isinstance(policy, MonteCarlo):
@@ -52,12 +57,49 @@ def _spec(policy: object, rules: RuleSet, players: int, seat: int) -> tuple[Any,
         return ("greedy",)
     if isinstance(policy, RandomLegal):
         return ("random",)
+    if isinstance(policy, type):
+        # `cp.Greedy` is callable (it makes a Greedy), so without this it would fail only once
+        # play starts, on the first hand it is given
+        raise arg_error(
+            InvalidTypeError,
+            name,
+            f"got the class {policy.__name__}, not a policy; call it: {policy.__name__}()",
+        )
     if callable(policy):
         return None
-    raise InvalidArgumentError(
-        f'argument "policies[{seat}]": expected TableEV, MonteCarlo, Greedy, RandomLegal or a '
-        f"callable hand -> decision, got {type(policy).__name__}"
+    raise arg_error(
+        InvalidTypeError,
+        name,
+        "expected TableEV, MonteCarlo, Greedy, RandomLegal or a callable hand -> decision, "
+        f"got {type(policy).__name__}",
     )
+
+
+def _read_policies(
+    value: object, rules: RuleSet, players: int, name: str = "policies"
+) -> tuple[tuple[object, ...], tuple[tuple[Any, ...] | None, ...]]:
+    """The one reader of a ``policies`` argument (``simulate``, ``Table``): ``None`` (the
+    table objective at every seat) or a sequence of one policy per seat, each checked (and its
+    tables loaded) before anything runs. Returns the policies and their core specs."""
+    if value is None:
+        pols: tuple[object, ...] = (TableEV(),) * players
+    else:
+        if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+            raise arg_error(
+                InvalidTypeError,
+                name,
+                f"expected a sequence of {players} policies (one per seat), got "
+                f"{type(value).__name__}",
+            )
+        pols = tuple(value)
+        if len(pols) != players:
+            raise arg_error(
+                InvalidArgumentError,
+                name,
+                f"expected {players} policies (one per seat), got {len(pols)}",
+            )
+    specs = tuple(_spec(p, rules, players, s, f"{name}[{s}]") for s, p in enumerate(pols))
+    return pols, specs
 
 
 def _policy_name(policy: object) -> str:

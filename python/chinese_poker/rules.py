@@ -158,13 +158,20 @@ def _fail(path: str, reason: str) -> InvalidRulesError:
     return error
 
 
-def _plain(value: object, depth: int = 0) -> Any:
+def _plain(value: object, depth: int = 0, path: str = "") -> Any:
     """JSON-ready data for the core. Values JSON cannot carry (a 5,000-digit int, NaN, a
-    complex, an object) become text, which the core then refuses naming the field; a
-    ``Category`` key becomes its name."""
+    complex, an object) become text, which the core then refuses naming the field (a text field
+    refuses them in ``RuleSet``); a ``Category`` key becomes its name; text with a lone
+    surrogate, which has no UTF-8 form, is refused here naming the field (``path``)."""
     if depth > 64:
         raise InvalidRulesError("rule set data is nested too deeply")
-    if value is None or isinstance(value, bool | str):
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _fail(path or "?", "text with a lone surrogate is not text") from None
+        return value
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return int(value) if -(2**63) <= value < 2**64 else _too_big(value)
@@ -173,13 +180,13 @@ def _plain(value: object, depth: int = 0) -> Any:
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for key, item in value.items():
-            name = _key_name(key)
+            name = _plain(_key_name(key), depth + 1, path)
             if name in out:
                 raise InvalidRulesError(f"rule set data: key {name!r} appears twice in one table")
-            out[name] = _plain(item, depth + 1)
+            out[name] = _plain(item, depth + 1, f"{path}.{name}" if path else name)
         return out
     if isinstance(value, list | tuple):
-        return [_plain(item, depth + 1) for item in value]
+        return [_plain(item, depth + 1, path) for item in value]
     return _short(repr(value))
 
 
@@ -525,6 +532,11 @@ class RuleSet(Shown):
     FIELDS: ClassVar[tuple[str, ...]] = ("name", *_core.RULE_FIELDS, "description", "source")
 
     def __post_init__(self) -> None:
+        for name in _core.TEXT_FIELDS:
+            # JSON and TOML values that are not text (a TOML date) would pass the core's text
+            # check as their repr, then break to_json()
+            if not isinstance(getattr(self, name), str):
+                raise _fail(name, f"expected text, got {type(getattr(self, name)).__name__}")
         for part, cls in _PARTS.items():
             if not isinstance(getattr(self, part), cls):
                 raise _fail(part, f"expected a {cls.__name__}, got {getattr(self, part)!r}")

@@ -197,19 +197,22 @@ def settle(
 ) -> Settlement:
     """Settles one round exactly under ``rules`` (a :class:`RuleSet` or a preset name).
 
-    ``decisions[i]`` is seat i's decision. ``bankrolls`` (one per seat) matter only where the
-    rule set caps payments; payments go in seat order starting right of ``dealer``.
+    ``decisions[i]`` is seat i's decision. ``bankrolls`` (one int per seat) matter only where the
+    rule set caps payments, where each must be 0 or more; without the cap a bankroll may be
+    negative (a seat in debt), down to ``-MAX_BANKROLL``. Payments go in seat order starting
+    right of ``dealer``.
 
     The result is a frozen :class:`Settlement` built by the core: attributes are read from it
     on demand, ``explain()`` writes its text when called, ``to_dict()`` gives JSON data.
 
     Raises (nothing is returned unless everything is valid): ``InvalidShapeError`` (fewer than
-    2 or more than 4 players, a row of the wrong size, a dealer seat or bankroll list that does
-    not fit the table), ``InvalidCardError`` / ``DuplicateCardError`` (a bad card, or one card
-    held twice, naming the players or row), ``InvalidDecisionError`` (a decision of the wrong
-    type, a fouled setting or false natural under a rule set that rejects fouls, a surrender
-    the rule set does not allow, a negative bankroll), ``InvalidArgumentError`` (a bankroll or
-    dealer that is not an int, ``rules`` of the wrong type).
+    2 or more than 4 players, a row of the wrong size, a bankroll list that does not fit the
+    table), ``InvalidCardError`` / ``DuplicateCardError`` (a bad card, or one card held twice,
+    naming the players or row), ``InvalidDecisionError`` (a decision of the wrong type, a fouled
+    setting or false natural under a rule set that rejects fouls, a surrender the rule set does
+    not allow), ``InvalidArgumentError`` (a dealer seat or bankroll out of range, naming it;
+    ``rules`` of the wrong type), ``InvalidTypeError`` (a dealer or bankroll that is not an int,
+    bankrolls that are not a sequence).
     """
     return _core.settle(decisions, _compiled(rules), bankrolls, dealer)
 

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core, _dataset
-from ._args import whole
+from . import _args, _core, _dataset
+from ._args import arg_error as _arg_error
 from ._runner import (
     _PARQUET_OPTIONS,
     COLUMNS,
@@ -47,27 +47,29 @@ from .display import Shown
 # were defined before this module was split by job.
 from .duels import DuelResult as DuelResult
 from .duels import duel as duel
-from .exceptions import ChinesePokerError, InvalidArgumentError, InvalidTypeError, OutputError
+from .exceptions import (
+    ChinesePokerError,
+    InvalidArgumentError,
+    InvalidShapeError,
+    InvalidTypeError,
+    OutputError,
+)
 from .policies import Greedy as Greedy
 from .policies import PolicyLike as PolicyLike
 from .policies import RandomLegal as RandomLegal
-from .policies import _policy_name, _spec
+from .policies import _policy_name, _read_policies
 from .rules import RuleSet, _rule_set
 from .solver import MonteCarlo, TableEV
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
+# its own names; the duel and the policies, which lived here before, are still imported from here
 __all__ = [
     "COLUMNS",
-    "DuelResult",
-    "Greedy",
-    "PolicyLike",
-    "RandomLegal",
     "SeatSummary",
     "Simulation",
     "deal",
-    "duel",
     "read_simulation",
     "settle_batch",
     "simulate",
@@ -77,13 +79,10 @@ __all__ = [
 def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.NDArray[np.uint8]:
     """The hands of rounds ``first..first + rounds`` of a run seeded ``seed``: a
     ``(rounds, players, 13)`` ``uint8`` array of card codes, each hand sorted. These are exactly
-    the hands :func:`simulate` deals for the same seed."""
-    return _core.deal(
-        whole("rounds", rounds, 0, 2**40),
-        whole("players", players, 2, 4),
-        whole("seed", seed, 0, 2**64 - 1),
-        whole("first", first, 0, 2**64 - 1),
-    )
+    the hands :func:`simulate` deals for the same seed. ``rounds`` is at most
+    ``MAX_DEALT_ROUNDS`` (2**22) per call, checked before anything is allocated; take a longer
+    run in pages with ``first``."""
+    return _core.deal(rounds, players, seed, first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,28 +273,20 @@ def simulate(
     local run's rows. With ``out`` (on a file system every task sees), each task writes its
     own parts and the manifest records them as the tasks finish; Ctrl-C cancels the tasks.
     """
-    rounds = whole("rounds", rounds, 0, 2**40)
-    players = whole("players", players, 2, 4)
-    seed = whole("seed", seed, 0, 2**64 - 1)
-    for flag, value in (("resume", resume), ("overwrite", overwrite)):
-        if not isinstance(value, bool):
-            e = InvalidTypeError(
-                f'argument "{flag}": expected True or False, got {type(value).__name__}'
-            )
-            e.argument = flag
-            raise e
+    rounds = _args.rounds("rounds", rounds)
+    players = _args.players("players", players)
+    seed = _args.seed("seed", seed)
+    threads = _args.threads("threads", threads)
+    shards = _args.shards("shards", shards)
+    resume = _args.flag("resume", resume)
+    overwrite = _args.flag("overwrite", overwrite)
     if backend not in ("local", "ray"):
         raise InvalidArgumentError(
             f'argument "backend": expected "local" or "ray", got {backend!r}'
         )
     rs = _rule_set(rules)
-    pols: list[object] = [TableEV()] * players if policies is None else list(policies)
-    if len(pols) != players:
-        raise InvalidArgumentError(
-            f'argument "policies": expected {players} policies (one per seat), got {len(pols)}'
-        )
-    for s, p in enumerate(pols):
-        _spec(p, rs, players, s)  # refuse a bad policy before anything runs
+    # every policy refused before anything runs
+    pols, _ = _read_policies(policies, rs, players)
     names = tuple(_policy_name(p) for p in pols)
     identity = _run_identity(rs, pols, seed, rounds)
     ds = None
@@ -418,18 +409,50 @@ def settle_batch(
     play); ``naturals`` (R, P) natural indices for the declaring seats (255 none; as
     :class:`~chinese_poker.BatchSolution` gives them). Returns (R, P) int64 points. Errors name
     the round and the seat."""
-    s = np.asarray(settings)
-    if s.dtype != np.uint8 or s.ndim != 3 or s.shape[2] != 13:
-        raise InvalidArgumentError(
-            f'argument "settings": expected a uint8 array of shape (R, P, 13), got {s.dtype} '
-            f"{s.shape}"
-        )
+    s = _codes("settings", settings, 3)
+    if s.shape[2] != 13 or not _core.MIN_PLAYERS <= s.shape[1] <= _core.MAX_PLAYERS:
+        raise _shape_error("settings", f"(R, {_core.MIN_PLAYERS} to {_core.MAX_PLAYERS}, 13)", s)
     r, p = s.shape[:2]
-    c = np.zeros((r, p), np.uint8) if choices is None else np.asarray(choices, dtype=np.uint8)
+    c = np.zeros((r, p), np.uint8) if choices is None else _codes("choices", choices, 2)
     n = (
         np.full((r, p), NO_NATURAL, np.uint8)
         if naturals is None
-        else np.asarray(naturals, np.uint8)
+        else _codes("naturals", naturals, 2)
     )
-    cols = _core.settle_rounds(_rule_set(rules).compiled, s, c, n, threads)
+    for name, a in (("choices", c), ("naturals", n)):
+        if a.shape != (r, p):
+            raise _shape_error(name, f"({r}, {p}), one per round and seat of settings", a)
+    cols = _core.settle_rounds(
+        _rule_set(rules).compiled, s, c, n, _args.threads("threads", threads)
+    )
     return np.asarray(cols["points"]).reshape(r, p)
+
+
+def _shape_error(name: str, expected: str, a: npt.NDArray[Any]) -> InvalidShapeError:
+    return _arg_error(InvalidShapeError, name, f"expected shape {expected}, got {a.shape}")
+
+
+def _codes(name: str, value: object, ndim: int) -> npt.NDArray[np.uint8]:
+    """An array argument of small codes (cards, choices, naturals) as ``uint8``: whole numbers
+    0 to 255 only. A bool, float (never truncated: 0.7 is not "play"), text or object array is an
+    ``InvalidTypeError``, ragged or wrongly shaped input an ``InvalidShapeError``, a number
+    outside 0..255 an ``InvalidArgumentError``, each naming the argument."""
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError) as e:
+        raise _arg_error(
+            InvalidShapeError, name, f"expected a {ndim}-D array, got ragged input ({e})"
+        ) from None
+    if a.dtype.kind not in "iu":
+        got = "bool" if a.dtype.kind == "b" else str(a.dtype)
+        raise _arg_error(
+            InvalidTypeError, name, f"expected whole numbers from 0 to 255, got {got} values"
+        )
+    if a.ndim != ndim:
+        raise _arg_error(InvalidShapeError, name, f"expected a {ndim}-D array, got shape {a.shape}")
+    if a.size and (int(a.min()) < 0 or int(a.max()) > 255):
+        bad = int(a.min()) if int(a.min()) < 0 else int(a.max())
+        raise _arg_error(
+            InvalidArgumentError, name, f"expected whole numbers from 0 to 255, got {bad}"
+        )
+    return a.astype(np.uint8, copy=False)

@@ -42,7 +42,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import whole
+from ._args import path as _path
+from ._args import seed as _seed
+from ._args import threads as _threads
 from ._core import Alternative, HandRank, Solution, parse_hands
 from .display import Shown
 from .exceptions import InvalidArgumentError, InvalidShapeError
@@ -111,10 +113,8 @@ class TableEV:
     tables: str | Path | None = None
 
     def __post_init__(self) -> None:
-        if self.tables is not None and not isinstance(self.tables, str | Path):
-            raise InvalidArgumentError(
-                f"tables: expected a path or None, got {type(self.tables).__name__}"
-            )
+        if self.tables is not None:
+            _path("tables", self.tables)
 
 
 _ROW_CLASSES = (("front", FRONT_CLASSES), ("middle", FIVE_CLASSES), ("back", FIVE_CLASSES))
@@ -291,9 +291,8 @@ class MonteCarlo:
 
     def __post_init__(self) -> None:
         _core.check_budget(self.samples, self.confidence, self.candidates)
-        whole("seed", self.seed, 0, 2**64 - 1, field=True)
-        if self.threads is not None:
-            whole("threads", self.threads, 1, MAX_THREADS, field=True)
+        _seed("seed", self.seed)
+        _threads("threads", self.threads)
         if not isinstance(self.opponent_policy, TableEV):
             raise InvalidArgumentError(
                 "opponent_policy: expected a TableEV (the policy that sets the opponents' "

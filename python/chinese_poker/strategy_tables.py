@@ -37,11 +37,12 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import players as _players
+from ._args import seed as _seed
 from ._args import whole
 from .exceptions import (
     ChinesePokerError,
     InvalidArgumentError,
-    InvalidShapeError,
     InvalidTablesError,
     InvalidTypeError,
 )
@@ -90,9 +91,7 @@ _READ_ERRORS = (
 
 
 def _check_players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise InvalidShapeError(f"players: expected 2 to 4, got {players!r}")
-    return players
+    return _players("players", players)
 
 
 def _path_arg(name: str, path: object) -> Path:
@@ -430,7 +429,7 @@ def train_tables(
     before training and the file is written atomically; ``meta["path"]`` is where it went."""
     rs = _rule_set(rules)
     n = _check_players(players)
-    seed = whole("seed", seed, 0, 2**64 - 1)
+    seed = _seed("seed", seed)
     deals = whole("deals", deals, 1, MAX_DEALS)
     if progress is not None and not callable(progress):
         raise InvalidTypeError(
@@ -520,7 +519,7 @@ def train_all(
     deals and trains only the others, so a run stopped after some files continues where it
     stopped. Afterwards, ``tables_*.npz`` files the new index does not list are removed."""
     out = _path_arg("out_dir", out_dir)
-    seed = whole("seed", seed, 0, 2**64 - 1)
+    seed = _seed("seed", seed)
     deals = whole("deals", deals, 1, MAX_DEALS)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -188,11 +188,22 @@ fn seat_statistics_come_from_the_columns_in_any_chunking() {
     }
     assert!(SeatTally::new(2).merge(&whole).is_err());
     assert!(whole.add(&[1, 2], &[0], &[false, false], &[0, 0]).is_err());
-    // no rounds: zeros, not NaN
+    // no rounds: every figure undefined (NaN), not a made-up zero
     let empty = SeatTally::new(2).summary();
-    assert!(empty
+    assert!(empty.iter().all(|s| s.mean.is_nan()
+        && s.stderr.is_nan()
+        && s.ci_low.is_nan()
+        && s.foul_rate.is_nan()
+        && s.rounds == 0));
+    // one round: a mean, but no spread, so no standard error and no interval
+    let mut one = SeatTally::new(2);
+    one.add(&[3, -3], &[1, 0], &[false, false], &[0, 0])
+        .unwrap();
+    let one = one.summary();
+    assert_eq!((one[0].mean, one[1].mean), (3.0, -3.0));
+    assert!(one
         .iter()
-        .all(|s| s.mean == 0.0 && s.stderr == 0.0 && s.rounds == 0));
+        .all(|s| s.stderr.is_nan() && s.ci_low.is_nan() && s.ci_high.is_nan()));
 }
 
 #[test]

@@ -493,8 +493,24 @@ fn bad_input_is_a_clear_error() {
         settle(&[a.clone(), b.clone()], &rules, Some(&[1, 2, 3]), 0),
         Err(Error::InvalidShape { .. })
     ));
+    // a negative bankroll: refused under a bankroll cap, a debt without one
+    let capped = Rules {
+        bankroll_cap: true,
+        ..rules.clone()
+    };
     assert!(matches!(
-        settle(&[a.clone(), b.clone()], &rules, Some(&[1, -2]), 0),
+        settle(&[a.clone(), b.clone()], &capped, Some(&[1, -2]), 0),
+        Err(Error::InvalidDecision { player: 1, .. })
+    ));
+    let uncapped = Rules {
+        bankroll_cap: false,
+        ..rules.clone()
+    };
+    let debt = settle(&[a.clone(), b.clone()], &uncapped, Some(&[1, -2]), 0).unwrap();
+    let after = debt.bankrolls_after.unwrap();
+    assert_eq!(after[0] + after[1], -1);
+    assert!(matches!(
+        settle(&[a.clone(), b.clone()], &uncapped, Some(&[1, i64::MIN]), 0),
         Err(Error::InvalidDecision { player: 1, .. })
     ));
     assert!(matches!(

@@ -193,6 +193,23 @@ fn a_policy_duelling_itself_has_no_edge_and_table_ev_beats_greedy() {
 }
 
 #[test]
+fn a_duel_of_fewer_than_two_deals_has_no_interval() {
+    let rules = Rules::preset("two_four").unwrap();
+    let one = duel_deals(&rules, 2, &Policy::Greedy, &Policy::Random, 1, 0, 1)
+        .unwrap()
+        .summary();
+    assert!(one.edge.is_finite());
+    assert!(one.stderr.is_nan() && one.ci_low.is_nan() && one.ci_high.is_nan());
+    assert!(one.deals_needed.is_nan(), "{one:?}");
+    let none = chinese_poker::sim::DuelDeals {
+        players: 2,
+        ..Default::default()
+    }
+    .summary();
+    assert!(none.edge.is_nan() && none.stderr.is_nan() && none.deals_needed.is_nan());
+}
+
+#[test]
 fn monte_carlo_seats_play_in_simulations_and_duels() {
     // The Monte Carlo policy solves inside the simulation's parallel loop: it must not need the
     // scratch its caller holds, and stays deterministic whatever the threads.

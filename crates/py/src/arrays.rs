@@ -68,18 +68,17 @@ pub fn u8_rows(obj: &Bound<'_, PyAny>, what: &str, widths: &[usize]) -> PyResult
 /// Card strings to a `(N, cards)` `uint8` array of codes, one row per line, in the order the
 /// cards are written. Errors name the line (0-based, as the array row) and the token.
 #[pyfunction]
-#[pyo3(signature = (lines, cards = 13))]
+#[pyo3(signature = (lines, cards = None))]
 pub fn parse_hands<'py>(
     py: Python<'py>,
     lines: &Bound<'py, PyAny>,
-    cards: usize,
+    cards: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    if !(1..=52).contains(&cards) {
-        return Err(py_err(Error::InvalidArgument {
-            name: "cards".into(),
-            reason: format!("expected 1 to 52 cards per line, got {cards}"),
-        }));
-    }
+    // cards per line: 1 to a whole deck
+    let cards = match cards {
+        None => 13,
+        Some(c) => crate::args::int_arg(c, "cards", 1, 52)? as usize,
+    };
     let not_lines = |got: String| {
         py_err(Error::InvalidShape {
             what: "lines".into(),
@@ -117,7 +116,8 @@ pub fn parse_hands<'py>(
                 },
             )
         })?;
-        let parsed = parse_cards(text.to_str()?).map_err(|e| in_line(i, e))?;
+        let text = crate::cards::str_text(text, 1).map_err(|e| in_line(i, e))?;
+        let parsed = parse_cards(&text).map_err(|e| in_line(i, e))?;
         if parsed.len() != cards {
             return Err(line_err(
                 i,
@@ -134,30 +134,21 @@ pub fn parse_hands<'py>(
     PyArray1::from_vec(py, out).reshape([n, cards])
 }
 
-/// The same error with the line in front of what it names.
+/// The same error with `line N: ` in front of its message (the one place a batch's line is
+/// named, so a caller who knows the line by another number can replace that prefix), its
+/// attributes kept and `line` set.
 fn in_line(line: usize, e: Error) -> PyErr {
-    let e = match e {
-        Error::InvalidCard {
-            token,
-            position,
-            reason,
-        } => Error::InvalidCard {
-            token,
-            position,
-            reason: format!("line {line}: {reason}"),
-        },
-        Error::DuplicateCard {
-            card,
-            first,
-            second,
-        } => Error::DuplicateCard {
-            card: format!("{card} in line {line}"),
-            first,
-            second,
-        },
-        other => other,
-    };
-    line_err(line, e)
+    Python::attach(|py| {
+        crate::errors::in_context(
+            py,
+            py_err(e),
+            &format!("line {line}"),
+            Place {
+                line: Some(line),
+                ..Place::default()
+            },
+        )
+    })
 }
 
 /// The exception for an error about line `line` (its `line` attribute).

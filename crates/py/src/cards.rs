@@ -1,12 +1,12 @@
 //! `Card` and `CardSet` as immutable, hashable, picklable Python objects, and card parsing.
 
 use super::py_objects::display;
+use crate::args::{read_int, type_name, IntArg};
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::card::{self, Card, CardSet};
 use chinese_poker::error::{clip, count, Error};
-use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyMemoryView, PyString, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString, PyType};
 
 /// One playing card. `code = rank * 4 + suit` (ranks 2..A = 0..12, suits c d h s = 0..3).
 #[pyclass(
@@ -121,7 +121,7 @@ impl PyCardSet {
             })
         };
         match read_int(mask)? {
-            IntArg::Value(m) if (0..1i64 << 52).contains(&m) => Ok(PyCardSet(CardSet(m as u64))),
+            IntArg::Value(m) if (0..1i128 << 52).contains(&m) => Ok(PyCardSet(CardSet(m as u64))),
             IntArg::Value(m) if m >= 0 => Err(bad(format!("{m:#x}"))),
             IntArg::Value(m) => Err(bad(m.to_string())),
             IntArg::TooLarge(text) => Err(bad(text)),
@@ -199,44 +199,6 @@ pub fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
         .collect())
 }
 
-/// An integer argument as Python holds it.
-pub enum IntArg {
-    /// An `int`, or an object with `__index__` (numpy integers), that fits in `i64`.
-    Value(i64),
-    /// An `int` too large for `i64`: its text, clipped for messages.
-    TooLarge(String),
-    /// Not an integer: the type's name. `bool` is here too: `True` is not the number 1 to a
-    /// caller who passed it, it is a mistake.
-    NotInt(String),
-}
-
-/// Reads `obj` as an integer without ever raising `OverflowError`, leaving the range and the
-/// message to the caller (`int_arg` in lib.rs checks a range and names the argument).
-pub fn read_int(obj: &Bound<'_, PyAny>) -> PyResult<IntArg> {
-    if obj.is_instance_of::<PyBool>() {
-        return Ok(IntArg::NotInt("bool".into()));
-    }
-    match obj.extract::<i64>() {
-        Ok(v) => Ok(IntArg::Value(v)),
-        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
-            // str() of an int past Python's digit limit (4300) itself raises
-            let text = obj
-                .str()
-                .map(|t| clip(&t.to_string_lossy()))
-                .unwrap_or_else(|_| "an int of thousands of digits".into());
-            Ok(IntArg::TooLarge(text))
-        }
-        Err(_) => Ok(IntArg::NotInt(type_name(obj))),
-    }
-}
-
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".into())
-}
-
 /// `Some(card)` for an integer code 0..=51; `None` if `obj` is not an integer; an
 /// `InvalidCardError` naming `position` for an integer outside 0..=51.
 fn card_from_int(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Card>> {
@@ -285,13 +247,19 @@ fn text_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 fn pystr(s: &Bound<'_, PyString>, position: usize) -> PyResult<String> {
+    str_text(s, position).py()
+}
+
+/// The text of a Python `str`; one holding a lone surrogate (which has no UTF-8 form) is an
+/// invalid card at `position`, never a `UnicodeEncodeError`.
+pub fn str_text(s: &Bound<'_, PyString>, position: usize) -> Result<String, Error> {
     match s.to_str() {
         Ok(t) => Ok(t.to_string()),
-        Err(_) => Err(py_err(Error::InvalidCard {
+        Err(_) => Err(Error::InvalidCard {
             token: clip(&s.to_string_lossy()),
             position,
             reason: "text with a lone surrogate is not a card".into(),
-        })),
+        }),
     }
 }
 

@@ -121,6 +121,24 @@ pub fn py_err_at(e: Error, place: Place) -> PyErr {
     err
 }
 
+/// The `InvalidTypeError` for argument `name` of the wrong Python type: the message of the
+/// core's `InvalidArgument` (one wording for both), `got` the type's name, and the exception's
+/// `argument` set.
+pub fn type_err(name: &str, expected: &str, got: &str) -> PyErr {
+    let message = Error::InvalidArgument {
+        name: name.into(),
+        reason: format!("{expected}, got {got}"),
+    }
+    .to_string();
+    let err = InvalidTypeError::new_err(message);
+    Attributes {
+        argument: Some(name.into()),
+        ..Attributes::default()
+    }
+    .set(&err);
+    err
+}
+
 /// The same exception class with `context: ` in front of its message, its attributes kept and
 /// those of `place` added.
 pub fn in_context(py: Python<'_>, err: PyErr, context: &str, place: Place) -> PyErr {

@@ -1,6 +1,7 @@
 //! Row evaluation for Python: `HandRank`, `evaluate`, and the numpy batch path.
 
-use super::cards::{extract_cards, read_int, IntArg, PyCard};
+use super::cards::{extract_cards, PyCard};
+use crate::args::{read_int, IntArg};
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::error::Error;
 use chinese_poker::eval::{evaluate as core_evaluate, Evaluator, HandRank, Wheel};
@@ -198,7 +199,7 @@ pub fn evaluate_batch<'py>(
     wheel: &str,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    let threads = super::threads_arg(threads)?;
+    let threads = crate::args::threads_arg(threads)?;
     let w = parse_wheel(wheel)?;
     let (data, width) = super::arrays::u8_rows(codes, "codes", &[3, 5])?;
     let out = py.detach(|| -> chinese_poker::error::Result<Vec<u32>> {

@@ -1,6 +1,7 @@
 //! The extension module `chinese_poker._core`: conversions, errors and GIL handling around the
 //! `chinese_poker` crate, and nothing else.
 
+mod args;
 mod arrays;
 mod cards;
 mod decision;
@@ -14,79 +15,13 @@ mod score;
 mod sim;
 mod solve;
 
-use crate::errors::py_err;
-use chinese_poker::error::Error;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyTuple};
-
-/// The error for argument `name`, with `reason` saying what it accepts.
-fn bad_arg(name: &str, reason: impl Into<String>) -> PyErr {
-    py_err(Error::InvalidArgument {
-        name: name.into(),
-        reason: reason.into(),
-    })
-}
-
-/// A Python `int` (never a `bool`, a float or a numpy float) in `lo..=hi`, or an
-/// `InvalidArgumentError` naming `name`. Taking the object rather than a Rust integer keeps
-/// `2**64` or `-1` from surfacing as PyO3's `OverflowError`.
-fn int_arg(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128) -> PyResult<i128> {
-    let expected = || format!("expected an int from {lo} to {hi}");
-    if obj.is_instance_of::<PyBool>() {
-        return Err(bad_arg(name, format!("{}, got a bool", expected())));
-    }
-    let value: Option<i128> = if obj.is_instance_of::<PyInt>() {
-        obj.extract::<i128>().ok()
-    } else {
-        // numpy integers and other `__index__` types count as ints; floats do not
-        match obj.call_method0("__index__") {
-            Ok(i) => i.extract::<i128>().ok(),
-            Err(_) => {
-                let type_name = obj.get_type().name()?;
-                return Err(bad_arg(name, format!("{}, got {type_name}", expected())));
-            }
-        }
-    };
-    match value {
-        Some(v) if (lo..=hi).contains(&v) => Ok(v),
-        _ => Err(bad_arg(
-            name,
-            format!("{}, got {}", expected(), obj.repr()?),
-        )),
-    }
-}
-
-/// A Python `int` or `float` (never a `bool`) as an `f64`, or an `InvalidTypeError` naming
-/// `name`; the core checks its range.
-fn number_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
-    if obj.is_instance_of::<PyBool>()
-        || !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
-    {
-        let type_name = obj.get_type().name()?;
-        return Err(errors::InvalidTypeError::new_err(format!(
-            "argument \"{name}\": expected a number, got {type_name}"
-        )));
-    }
-    // only an int beyond a float's range fails here
-    obj.extract::<f64>()
-        .map_err(|_| bad_arg(name, "expected a number within a float's range"))
-}
-
-/// Checks a `threads=` argument: `None` (all cores) or 1..=`MAX_THREADS` (see
-/// `chinese_poker::parallel` for why larger counts are refused).
-fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    match threads {
-        None => Ok(None),
-        Some(t) if t.is_none() => Ok(None),
-        Some(t) => {
-            let max = chinese_poker::parallel::MAX_THREADS as i128;
-            int_arg(t, "threads", 1, max).map(|n| Some(n as usize))
-        }
-    }
-}
+use pyo3::types::{PyDict, PyTuple};
 
 #[pymodule]
 mod _core {
+    #[pymodule_export]
+    use super::args::read_int_arg;
     #[pymodule_export]
     use super::arrays::parse_hands;
     #[pymodule_export]
@@ -105,7 +40,7 @@ mod _core {
         PyRules,
     };
     #[pymodule_export]
-    use super::score::{find_naturals, fouled_setting, settle};
+    use super::score::{find_naturals, fouled_setting, read_bankrolls, settle};
     #[pymodule_export]
     use super::sim::{
         deal, decide_seat, decision_codes, duel_chunk, duel_summary, settle_rounds, simulate_chunk,
@@ -155,6 +90,11 @@ mod _core {
             chinese_poker::solve::objective::MAX_ROW_VALUE,
         )?;
         m.add("MAX_BANKROLL", chinese_poker::score::MAX_BANKROLL)?;
+        m.add("MIN_PLAYERS", chinese_poker::score::MIN_PLAYERS)?;
+        m.add("MAX_PLAYERS", chinese_poker::score::MAX_PLAYERS)?;
+        m.add("MAX_SEED", chinese_poker::sim::MAX_SEED)?;
+        m.add("MAX_ROUNDS", chinese_poker::sim::MAX_ROUNDS)?;
+        m.add("MAX_DEALT_ROUNDS", chinese_poker::sim::MAX_DEALT_ROUNDS)?;
         m.add("INTERVAL_Z", chinese_poker::sim::duel::INTERVAL_Z)?;
         m.add("TRAIN_DEFAULTS", super::train_defaults(m.py())?)?;
         super::add_codes(m)?;

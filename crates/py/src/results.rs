@@ -336,13 +336,13 @@ result_class!(PyMatchup, text, {
     /// The matchup's points from `seat`'s side.
     fn points_for(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
         let m = self.0.get();
-        let s = super::int_arg(seat, "seat", 0, 3)? as usize;
+        let s = crate::args::int_arg(seat, "seat", 0, 3)? as usize;
         if s == m.a {
             Ok(m.points)
         } else if s == m.b {
             Ok(-m.points)
         } else {
-            Err(super::bad_arg(
+            Err(crate::args::bad_arg(
                 "seat",
                 format!("seat {s} is not in the matchup {} v {}", m.a, m.b),
             ))
@@ -554,13 +554,15 @@ result_class!(PySettlement, text, {
     /// The matchup between two seats, in either order.
     fn matchup(&self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyMatchup> {
         let n = self.0.players.len() as i128 - 1;
-        let x = super::int_arg(x, "x", 0, n)? as usize;
-        let y = super::int_arg(y, "y", 0, n)? as usize;
+        let x = crate::args::int_arg(x, "x", 0, n)? as usize;
+        let y = crate::args::int_arg(y, "y", 0, n)? as usize;
         self.0
             .matchup_index(x, y)
             .filter(|_| x != y)
             .map(|i| PyMatchup(Part::of(self.0.clone(), i)))
-            .ok_or_else(|| super::bad_arg("y", format!("no matchup between seats {x} and {y}")))
+            .ok_or_else(|| {
+                crate::args::bad_arg("y", format!("no matchup between seats {x} and {y}"))
+            })
     }
     /// What seat `x` wins from seat `y` (before any bankroll cap).
     fn points(&self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<i64> {

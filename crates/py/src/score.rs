@@ -8,64 +8,76 @@ use super::rules::PyRules;
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::error::Error;
 use chinese_poker::naturals;
-use chinese_poker::score::{self, MAX_BANKROLL};
+use chinese_poker::score::{self, MAX_PLAYERS};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 
 /// `bankrolls=`: `None`, or a sequence of ints (not a string, not floats: a bankroll of 1.9
-/// units would otherwise be truncated silently), each 0..=`MAX_BANKROLL`.
-fn bankrolls_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+/// units would otherwise be truncated silently), one per player, each in the core's
+/// `bankroll_range` for `rules` (negative only where the rule set does not cap payments).
+pub fn bankrolls_arg(
+    obj: Option<&Bound<'_, PyAny>>,
+    rules: &chinese_poker::Rules,
+    players: Option<usize>,
+) -> PyResult<Option<Vec<i64>>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
     let not_sequence = |got: String| {
-        py_err(Error::InvalidShape {
-            what: "bankrolls".into(),
-            expected: "a sequence of ints, one per player".into(),
-            got,
-        })
+        crate::errors::type_err(
+            "bankrolls",
+            "expected a sequence of ints, one per player",
+            &got,
+        )
     };
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
         return Err(not_sequence("a string".into()));
     }
-    let iter = obj.try_iter().map_err(|_| {
-        not_sequence(
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default(),
-        )
-    })?;
+    // a dict iterates its keys, a set has no order and a generator no length: none says
+    // which seat has which bankroll (a list, a tuple or a numpy array does)
+    let indexable = obj.hasattr("__len__")? && obj.hasattr("__getitem__")?;
+    if !indexable || obj.is_instance_of::<pyo3::types::PyDict>() {
+        return Err(not_sequence(crate::args::type_name(obj)));
+    }
+    let (low, high) = score::bankroll_range(rules);
     let mut out = Vec::new();
-    for (i, item) in iter.enumerate() {
-        if i >= 4 {
-            return Err(not_sequence("more than 4 bankrolls".into()));
+    for (i, item) in obj.try_iter()?.enumerate() {
+        if i >= MAX_PLAYERS {
+            return Err(py_err(Error::InvalidShape {
+                what: "bankrolls".into(),
+                expected: format!("at most {MAX_PLAYERS} values (one per player)"),
+                got: "more".into(),
+            }));
         }
-        // negative bankrolls are the core's to refuse: it names the player
-        let bound = MAX_BANKROLL as i128;
-        let v = super::int_arg(&item?, &format!("bankrolls[{i}]"), -bound, bound)?;
+        let v = crate::args::int_arg(
+            &item?,
+            &format!("bankrolls[{i}]"),
+            low as i128,
+            high as i128,
+        )?;
         out.push(v as i64);
+    }
+    if let Some(n) = players {
+        score::check_bankrolls(rules, n, &out).py()?;
     }
     Ok(Some(out))
 }
 
-/// `dealer=`: an int (else `InvalidArgumentError`) that is a seat of the table (else
-/// `InvalidShapeError`, like the core's check of a seat that does not fit the table).
-fn dealer_arg(obj: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
-    let seat = super::int_arg(obj, "dealer", i128::MIN, i128::MAX);
-    let seat = match seat {
-        Ok(v) => usize::try_from(v).ok().filter(|&v| v < players.max(1)),
-        // an int beyond i128 is a seat that does not exist, not a wrong type
-        Err(_) if obj.is_exact_instance_of::<pyo3::types::PyInt>() => None,
-        Err(e) => return Err(e),
-    };
-    seat.ok_or_else(|| {
-        py_err(Error::InvalidShape {
-            what: "dealer".into(),
-            expected: format!("a seat number 0..{}", players.max(1) - 1),
-            got: obj.repr().map(|r| r.to_string()).unwrap_or_default(),
-        })
-    })
+/// The bankrolls of a table of `players` under `rules` as `Table` takes them: `None`, or one
+/// int per seat in the rule set's bankroll range (`bankrolls_arg`, the reader `settle` uses).
+#[pyfunction]
+pub fn read_bankrolls(
+    value: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
+    players: &Bound<'_, PyAny>,
+) -> PyResult<Option<Vec<i64>>> {
+    let players = crate::args::players_arg(players, "players")?;
+    bankrolls_arg(Some(value), &rules.get().0, Some(players))
+}
+
+/// `dealer=`: a seat of the table, 0 to `players - 1`.
+pub fn dealer_arg(obj: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
+    Ok(crate::args::int_arg(obj, "dealer", 0, players.max(1) as i128 - 1)? as usize)
 }
 
 /// Settles one round (see `chinese_poker.settle`).
@@ -82,7 +94,7 @@ pub fn settle(
         None => 0,
         Some(d) => dealer_arg(d, parsed.len())?,
     };
-    let bankrolls = bankrolls_arg(bankrolls)?;
+    let bankrolls = bankrolls_arg(bankrolls, &rules.get().0, None)?;
     // One round is microseconds of work: not worth releasing the GIL.
     let result = score::settle(&parsed, &rules.get().0, bankrolls.as_deref(), dealer).py()?;
     Ok(PySettlement::new(result))
@@ -131,7 +143,7 @@ pub fn settle_seconds(
     rounds: &Bound<'_, PyAny>,
 ) -> PyResult<f64> {
     let parsed = extract_decisions(decisions, "decisions", 0)?;
-    let rounds = super::int_arg(rounds, "rounds", 1, 10_000_000)? as usize;
+    let rounds = crate::args::int_arg(rounds, "rounds", 1, 10_000_000)? as usize;
     let r = &rules.get().0;
     score::settle(&parsed, r, None, 0).py()?;
     let mut runs: Vec<f64> = py.detach(|| {

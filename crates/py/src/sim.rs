@@ -8,6 +8,7 @@
 
 use super::rules::PyRules;
 use super::solve::{PyObjective, PyTableEv};
+use crate::args;
 use crate::errors::{py_err, OrPyErr};
 use crate::interrupt::interruptible;
 use chinese_poker::error::Error;
@@ -71,14 +72,19 @@ fn policy_spec(seat: usize, spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
 /// Rounds `first..first + rounds` of a run seeded `seed`: a `(rounds, players, 13)` uint8 array
 /// of hands, each sorted ascending.
 #[pyfunction]
-#[pyo3(signature = (rounds, players, seed, first = 0))]
+#[pyo3(signature = (rounds, players, seed, first = None))]
 pub fn deal<'py>(
     py: Python<'py>,
-    rounds: usize,
-    players: usize,
-    seed: u64,
-    first: u64,
+    rounds: &Bound<'py, PyAny>,
+    players: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    first: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+    // every size checked before the array is made: `deal(2**40, 4)` is an error, not an abort
+    let rounds = args::dealt_rounds_arg(rounds, "rounds")?;
+    let players = args::players_arg(players, "players")?;
+    let seed = args::seed_arg(seed, "seed")?;
+    let first = first.map_or(Ok(0), |f| args::seed_arg(f, "first"))?;
     let flat = py.detach(|| sim::deal(seed, first, rounds, players)).py()?;
     PyArray1::from_vec(py, flat).reshape([rounds, players, 13])
 }
@@ -117,7 +123,7 @@ pub fn simulate_chunk<'py>(
     count: usize,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = super::threads_arg(threads)?;
+    let threads = crate::args::threads_arg(threads)?;
     let policies = policies
         .iter()
         .enumerate()
@@ -149,7 +155,7 @@ pub fn duel_chunk<'py>(
     count: usize,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Arr1<'py, f64>, Arr1<'py, u8>)> {
-    let threads = super::threads_arg(threads)?;
+    let threads = crate::args::threads_arg(threads)?;
     let (a, b) = (policy_spec(0, a)?, policy_spec(1, b)?);
     let r = &rules.get().0;
     let deals = interruptible(py, |stop| {
@@ -179,7 +185,7 @@ pub fn settle_rounds<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     hands: Option<PyReadonlyArray3<'py, u8>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = super::threads_arg(threads)?;
+    let threads = crate::args::threads_arg(threads)?;
     let shape = settings.shape().to_vec();
     let (rounds, players) = (shape[0], shape[1]);
     if shape[2] != 13
@@ -242,7 +248,7 @@ pub fn decide_seat<'py>(
     seat: usize,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<SeatDecisions<'py>> {
-    let threads = super::threads_arg(threads)?;
+    let threads = crate::args::threads_arg(threads)?;
     let p = policy_spec(seat, policy)?;
     let r = &rules.get().0;
     let decided = interruptible(py, |stop| {
@@ -291,14 +297,24 @@ pub fn duel_summary<'py>(
 /// A Python decision (anything `settle` takes for a seat) in the columns' form: (13 codes
 /// front/middle/back, zeros for a surrender; the decision code; the natural code). Through the
 /// one decision extractor, so a Python policy's answer is read exactly as `settle` reads it.
+/// With `hand` (the 13 codes dealt to `seat`), a decision that sets other cards is refused
+/// (`InvalidDecisionError` naming the seat and the cards): how a table and a simulation check
+/// what a person or a Python policy answers.
 #[pyfunction]
+#[pyo3(signature = (decision, seat, hand = None))]
 pub fn decision_codes<'py>(
     decision: &Bound<'py, PyAny>,
     seat: usize,
+    hand: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, pyo3::types::PyList>, u8, u8)> {
     use chinese_poker::score::Decision;
     use chinese_poker::solve::Choice;
-    let (choice, setting) = match super::decision::extract_decision(seat, decision)? {
+    let decided = super::decision::extract_decision(seat, decision)?;
+    if let Some(h) = hand {
+        let dealt = super::solve::extract_hand(h)?;
+        decided.check_dealt(seat, &dealt).py()?;
+    }
+    let (choice, setting) = match decided {
         Decision::Play(s) => (Choice::Play, Some(s)),
         Decision::Declare { natural, setting } => (Choice::Declare(natural), Some(setting)),
         Decision::Surrender => (Choice::Surrender, None),
@@ -322,8 +338,11 @@ pub struct PySeatTally(SeatTally);
 #[pymethods]
 impl PySeatTally {
     #[new]
-    fn new(players: usize) -> Self {
-        PySeatTally(SeatTally::new(players))
+    fn new(players: &Bound<'_, PyAny>) -> PyResult<Self> {
+        // its seats are allocated from this count: checked first
+        Ok(PySeatTally(SeatTally::new(args::players_arg(
+            players, "players",
+        )?)))
     }
     #[getter]
     fn players(&self) -> usize {

@@ -115,7 +115,7 @@ pub fn load_tables(
                 .unwrap_or_default()
         ))
     })?;
-    let players = super::int_arg(players, "players", 2, 4)? as usize;
+    let players = crate::args::players_arg(players, "players")?;
     let r = rules_of(rules);
     py.detach(|| read_tables_file(&path)?.table_ev(&r, players))
         .map(|t| PyTableEv(Arc::new(t)))
@@ -269,12 +269,12 @@ impl PyObjective {
         candidates: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let budget = budget_arg(Some(samples), confidence, candidates)?;
-        let seed = super::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
+        let seed = crate::args::seed_arg(seed, "seed")?;
         Ok(PyObjective(Objective::MonteCarlo {
             budget,
             seed,
             policy: Policy::TableEv(table.get().0.clone()),
-            threads: super::threads_arg(threads)?,
+            threads: crate::args::threads_arg(threads)?,
         }))
     }
     /// "TableEV", "RowValues", "BestResponse" or "MonteCarlo".
@@ -304,7 +304,7 @@ impl PyObjective {
 fn top_k_arg(top_k: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match top_k {
         None => Ok(5),
-        Some(k) => Ok(super::int_arg(k, "top_k", 1, 1_000_000)? as usize),
+        Some(k) => Ok(crate::args::int_arg(k, "top_k", 1, 1_000_000)? as usize),
     }
 }
 
@@ -322,7 +322,7 @@ pub fn solve_seconds(
 ) -> PyResult<f64> {
     let (flat, _) = super::arrays::u8_rows(codes, "codes", &[13])?;
     let hands = Hand::rows(&flat, "codes").py()?;
-    let players = super::int_arg(players, "players", 2, 4)? as usize;
+    let players = crate::args::players_arg(players, "players")?;
     let top_k = top_k_arg(Some(top_k))?;
     let (r, objective) = (&rules.get().0, &objective.get().0);
     if let Some(h) = hands.first() {
@@ -364,16 +364,7 @@ pub fn solve(
     let objective = &objective.get().0;
     let players = match objective {
         Objective::BestResponse(opps) => opps.len() + 1,
-        _ => {
-            let n = super::int_arg(players, "players", 2, 4)
-                .map_err(|_| Error::InvalidShape {
-                    what: "players".into(),
-                    expected: "2 to 4".into(),
-                    got: players.repr().map(|r| r.to_string()).unwrap_or_default(),
-                })
-                .py()?;
-            n as usize
-        }
+        _ => crate::args::players_arg(players, "players")?,
     };
     let r = &rules.get().0;
     let sol = match objective {
@@ -405,8 +396,8 @@ pub fn monte_carlo_opponents<'py>(
     index: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
     let h = extract_hand(hand)?;
-    let seed = super::int_arg(seed, "seed", 0, u64::MAX as i128)? as u64;
-    let index = super::int_arg(index, "index", 0, u64::MAX as i128)? as u64;
+    let seed = crate::args::seed_arg(seed, "seed")?;
+    let index = crate::args::seed_arg(index, "index")?;
     let r = rules_of(rules);
     let te = table.get().0.clone();
     let players = te.players;
@@ -439,7 +430,7 @@ pub fn solve_batch<'py>(
     objective: &Bound<'py, PyObjective>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<BatchArrays<'py>> {
-    let threads = super::threads_arg(threads)?;
+    let threads = crate::args::threads_arg(threads)?;
     let Objective::TableEv(te) = &objective.get().0 else {
         return Err(py_err(Error::InvalidArgument {
             name: "objective".into(),
@@ -500,16 +491,18 @@ fn budget_arg(
     let samples = match samples.filter(|s| !s.is_none()) {
         Some(s) => {
             let (lo, hi) = (core_solve::MIN_SAMPLES, core_solve::MAX_SAMPLES);
-            super::int_arg(s, "samples", lo as i128, hi as i128)? as usize
+            crate::args::int_arg(s, "samples", lo as i128, hi as i128)? as usize
         }
         None => defaults.samples,
     };
     let confidence = match confidence.filter(|c| !c.is_none()) {
-        Some(c) => super::number_arg(c, "confidence")?,
+        Some(c) => crate::args::number_arg(c, "confidence")?,
         None => defaults.confidence,
     };
     let candidates = match candidates.filter(|c| !c.is_none()) {
-        Some(c) => super::int_arg(c, "candidates", 0, core_solve::MAX_CANDIDATES as i128)? as usize,
+        Some(c) => {
+            crate::args::int_arg(c, "candidates", 0, core_solve::MAX_CANDIDATES as i128)? as usize
+        }
         None => defaults.candidates,
     };
     let budget = core_solve::Budget {
@@ -555,26 +548,26 @@ pub fn train_tables<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let defaults = TrainConfig::default();
     let deals = match deals {
-        Some(d) => super::int_arg(d, "deals", 1, train::MAX_DEALS as i128)? as usize,
+        Some(d) => crate::args::int_arg(d, "deals", 1, train::MAX_DEALS as i128)? as usize,
         None => defaults.deals,
     };
     let calibration_hands = match calibration_hands {
         Some(h) => {
             let max = train::MAX_CALIBRATION_HANDS as i128;
-            super::int_arg(h, "calibration_hands", 0, max)? as usize
+            crate::args::int_arg(h, "calibration_hands", 0, max)? as usize
         }
         None => train::CALIBRATION_HANDS_PER_DEAL * deals,
     };
     let calibration_iters = match calibration_iters {
         Some(h) => {
             let max = train::MAX_CALIBRATION_STEPS as i128;
-            super::int_arg(h, "calibration_iters", 0, max)? as usize
+            crate::args::int_arg(h, "calibration_iters", 0, max)? as usize
         }
         None => defaults.calibration_iters,
     };
-    let threads = super::threads_arg(threads)?;
+    let threads = crate::args::threads_arg(threads)?;
     let seed = match seed {
-        Some(s) => super::int_arg(s, "seed", 0, u64::MAX as i128)? as u64,
+        Some(s) => crate::args::seed_arg(s, "seed")?,
         None => 0,
     };
     let r = rules_of(rules);

@@ -26,7 +26,7 @@ from .. import _core
 from ..exceptions import ChinesePokerError
 from . import demo, duel, rules, serve, settle, simulate, solve, tables
 from ._options import Parser, plain, shared
-from ._shared import EXIT_INTERRUPTED, EXIT_USAGE, PROG, CliError
+from ._shared import EXIT_INTERRUPTED, EXIT_USAGE, PROG, CliError, safe_stdout
 from ._shared import _Style as _Style
 from ._shared import paint as paint
 
@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    safe_stdout()
     parser = build_parser()
     args = parser.parse_args(argv)
     _Style.setup(getattr(args, "color", "auto"))

@@ -48,14 +48,28 @@ def int_arg(what: str, low: int, high: int | None = None) -> Callable[[str], int
     return parse
 
 
-SEED = int_arg("a seed from 0 to 2**64 - 1", 0, 2**64 - 1)
+SEED = int_arg(f"a seed from 0 to {_core.MAX_SEED}", 0, _core.MAX_SEED)
 THREADS = int_arg(f"a number of threads from 1 to {_core.MAX_THREADS}", 1, _core.MAX_THREADS)
 SAMPLES = int_arg(
     f"a number of samples from {_core.MIN_SAMPLES} to {_core.MAX_SAMPLES:,}",
     _core.MIN_SAMPLES,
     _core.MAX_SAMPLES,
 )
-PLAYERS = int_arg("a number of players from 2 to 4", 2, 4)
+PLAYERS = int_arg(
+    f"a number of players from {_core.MIN_PLAYERS} to {_core.MAX_PLAYERS}",
+    _core.MIN_PLAYERS,
+    _core.MAX_PLAYERS,
+)
+
+
+def add_count(p: argparse.ArgumentParser, what: str, default: int) -> None:
+    """The ``--rounds`` / ``--deals`` option: how many to play, 1 to the core's ``MAX_ROUNDS``."""
+    p.add_argument(
+        f"--{what}",
+        type=int_arg(f"a number of {what} from 1 to {_core.MAX_ROUNDS:,}", 1, _core.MAX_ROUNDS),
+        default=default,
+        help=f"1 to {_core.MAX_ROUNDS:,} (default {default})",
+    )
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import sys
@@ -36,12 +37,13 @@ def fail(argument: str, message: str) -> NoReturn:
 
 
 @contextlib.contextmanager
-def blame(argument: str, prefix: str = "") -> Iterator[None]:
-    """Turns the package's input errors raised inside into one line naming ``argument``."""
+def blame(argument: str, prefix: str = "", strip: str = "") -> Iterator[None]:
+    """Turns the package's input errors raised inside into one line naming ``argument``
+    (``strip``: the library's own name for it, cut from the message)."""
     try:
         yield
     except ChinesePokerError as e:
-        fail(argument, f"{prefix}{e}")
+        fail(argument, f"{prefix}{str(e).replace(strip, '') if strip else e}")
 
 
 # -- output ------------------------------------------------------------------------------------
@@ -66,8 +68,34 @@ class _Style:
             cls.on = mode == "always"
 
 
+_SUIT_LETTERS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
+
+
+def _plain_suits() -> bool:
+    """Whether standard output cannot print the suit symbols (an ASCII or Latin-1 locale,
+    ``PYTHONIOENCODING=ascii``): cards are then written with suit letters (``As``)."""
+    try:
+        "♠♥♦♣".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return True
+    return False
+
+
+def safe_stdout() -> None:
+    """Standard output that never fails on a character it cannot encode: suits become
+    letters (in :func:`out`) and anything else a backslash escape, instead of a
+    ``UnicodeEncodeError`` half-way through the output."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="backslashreplace")
+
+
 def paint(text: str) -> str:
-    """``text`` with hearts and diamonds in red where colour is on."""
+    """``text`` with hearts and diamonds in red where colour is on (suit letters where the
+    output cannot print the symbols)."""
+    if _plain_suits():
+        return text.translate(_SUIT_LETTERS)
     if not _Style.on:
         return text
     return _RED_CARD.sub(lambda m: f"\033[31m{m.group(0)}\033[0m", text)
@@ -81,8 +109,21 @@ def out(text: str = "") -> None:
     print(paint(text))
 
 
+def _json_safe(data: Any) -> Any:
+    """``data`` with every undefined or infinite number (NaN, ±inf: a figure too few rounds
+    cannot give, or an edge of exactly 0) as ``null``, which JSON can carry."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if isinstance(data, dict):
+        return {k: _json_safe(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_json_safe(v) for v in data]
+    return data
+
+
 def out_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    # ensure_ascii where the output cannot print the text as it is: still valid JSON
+    print(json.dumps(_json_safe(data), indent=2, ensure_ascii=_plain_suits(), allow_nan=False))
 
 
 def cards_text(codes: Sequence[int]) -> str:

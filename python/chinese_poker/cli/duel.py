@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 from typing import Any
 
-from ._options import PLAYERS, Shared, command, int_arg, progress
+from ._options import PLAYERS, Shared, add_count, command, progress
 from ._shared import POLICY_NAMES, blame, check_plot_file, load_rules, out, out_json, policy
 
 
@@ -24,12 +23,7 @@ def register(sub: Any, shared: Shared) -> None:
     p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run])
     p.add_argument("a", choices=POLICY_NAMES, metavar="A", help="policy A")
     p.add_argument("b", choices=POLICY_NAMES, metavar="B", help="policy B")
-    p.add_argument(
-        "--deals",
-        type=int_arg("a number of deals from 1 to 2**40", 1, 2**40),
-        default=2000,
-        help="default 2000",
-    )
+    add_count(p, "deals", 2000)
     p.add_argument("--players", type=PLAYERS, default=2, help="default 2")
     p.add_argument("--plot", default=None, help="write a plot to this .png / .svg / .pdf")
     p.set_defaults(run=run)
@@ -59,8 +53,6 @@ def run(args: argparse.Namespace) -> None:
         plots.save(plots.duel_edges(res), args.plot)
     if args.json:
         data = {f.name: getattr(res, f.name) for f in dataclasses.fields(res) if f.name != "edges"}
-        if math.isinf(data["deals_needed"]):
-            data["deals_needed"] = None  # JSON has no infinity
         out_json(data)
         if res.interrupted:
             raise KeyboardInterrupt  # exit 130, after the deals done are shown

@@ -129,6 +129,13 @@ def run(args: argparse.Namespace) -> None:
             rules = RuleSet.from_dict(data["rules"])
     elif isinstance(data.get("rules"), str):
         rules = load_rules(data["rules"], "--file (rules)")
+    elif data.get("rules") is not None:
+        # `rules = 5` is a mistake in the file, not a reason to settle under the default
+        fail(
+            "--file",
+            "rules: expected a preset name or a rule set table, got "
+            f"{type(data['rules']).__name__}",
+        )
     else:
         rules = RuleSet.preset(_core.PRESET_NAMES[0])
     bankrolls = args.bankrolls if args.bankrolls is not None else data.get("bankrolls")

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..exceptions import ChinesePokerError, OutputError
-from ._options import PLAYERS, Shared, command, int_arg, progress
+from ._options import PLAYERS, Shared, add_count, command, progress
 from ._shared import (
     POLICY_NAMES,
     check_plot_file,
@@ -32,19 +32,13 @@ from ._shared import (
     out,
     out_json,
     policy,
-    seat,
     table,
 )
 
 
 def register(sub: Any, shared: Shared) -> None:
     p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run])
-    p.add_argument(
-        "--rounds",
-        type=int_arg("a number of rounds from 1 to 2**40", 1, 2**40),
-        default=1000,
-        help="default 1000",
-    )
+    add_count(p, "rounds", 1000)
     p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
     p.add_argument(
         "--policy",
@@ -92,21 +86,12 @@ def _policies(args: argparse.Namespace) -> tuple[list[str], list[Any]]:
 
 
 def _summary_rows(run: Any, names: Sequence[str]) -> str:
-    def pct(x: float) -> str:
-        return f"{x:.1%}"
+    from ..display import _seat_cells
 
+    # the seat table's cells as str(run) lays them out ("n/a" where undefined), with the
+    # CLI's policy names
     rows = [
-        [
-            seat(s.seat),
-            names[s.seat],
-            f"{s.mean:+.3f}",
-            f"[{s.ci_low:+.3f}, {s.ci_high:+.3f}]",
-            pct(s.scoop_rate),
-            pct(s.sweep_rate),
-            pct(s.foul_rate),
-            pct(s.natural_rate),
-            pct(s.surrender_rate),
-        ]
+        [c if i != 1 else names[s.seat] for i, c in enumerate(_seat_cells(s))]
         for s in run.summary()
     ]
     header = ["seat", "policy", "mean", "95% CI", "scoop", "sweep", "foul", "natural", "surr."]

@@ -68,8 +68,13 @@ def _hand_lines(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
     else:
         if sys.stdin.isatty() and not args.hands and not args.file:
             fail("HAND", "give a hand (13 cards), --file FILE, or hands on standard input")
-        text, source = sys.stdin.read(), "standard input"
         argument = "--file" if args.file else "HAND"
+        source = "standard input"
+        try:
+            buffer = getattr(sys.stdin, "buffer", None)  # None where a test swapped in text
+            text = buffer.read().decode("utf-8") if buffer is not None else sys.stdin.read()
+        except UnicodeDecodeError:
+            fail(argument, "standard input is not UTF-8 text (one hand of 13 cards per line)")
     hands, labels = [], []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.split("#", 1)[0].strip()

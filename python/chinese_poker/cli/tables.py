@@ -14,7 +14,7 @@ from typing import Any
 from .. import _core
 from ..exceptions import ChinesePokerError
 from ._options import PLAYERS, SEED, THREADS, Shared, command, int_arg
-from ._shared import fail, load_rules, out, out_json
+from ._shared import blame, fail, load_rules, out, out_json
 
 _TRAIN = """build outcome tables by self-play, for one rule set and table size or every preset at
 2-4 players (--all)
@@ -38,7 +38,7 @@ def register(sub: Any, shared: Shared) -> None:
         "--deals",
         type=int_arg(f"a number of deals from 1 to {MAX_DEALS:,}", 1, MAX_DEALS),
         default=None,
-        help=f"deals per iteration (default {DEFAULT_DEALS:,})",
+        help=f"deals per iteration, 1 to {MAX_DEALS:,} (default {DEFAULT_DEALS:,})",
     )
     q.add_argument("--threads", type=THREADS, default=None)
     q.add_argument("--out", default=None, help="output .npz (a directory with --all)")
@@ -59,7 +59,13 @@ def run(args: argparse.Namespace) -> None:
         if args.rules is not None or args.players is not None:
             fail("--all", "trains every preset at 2-4 players; drop --rules and --players")
         target_dir = Path(args.out or "tables")
-        train_all(target_dir, seed=args.seed, deals=deals, threads=args.threads, resume=args.resume)
+        if target_dir.exists() and not target_dir.is_dir():
+            fail("--out", f"{str(target_dir)!r} is a file; --all writes a directory of tables")
+        # the library names its own argument (out_dir); the user wrote --out
+        with blame("--out", strip='argument "out_dir": '):
+            train_all(
+                target_dir, seed=args.seed, deals=deals, threads=args.threads, resume=args.resume
+            )
         if args.json:
             out_json({"index": str(target_dir / "tables.json")})
         else:

@@ -292,6 +292,16 @@ impl Rules {
         for key in TEXT_FIELDS {
             top.text(key)?;
         }
+        // a name is one line: it heads listings and TOML comments, where a line break or
+        // another control character would break the layout (or the file)
+        if let Some(name) = top.text("name")? {
+            if let Some(c) = name.chars().find(|c| c.is_control()) {
+                return Err(bad(
+                    "name",
+                    format!("a name is one line of text, without control characters; got {c:?}"),
+                ));
+            }
+        }
         let default = Rules::default();
         let mut rules = Rules {
             wheel: top.choice("wheel", default.wheel)?,

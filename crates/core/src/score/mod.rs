@@ -59,7 +59,8 @@
 //! # Errors (nothing is settled unless everything is valid)
 //!
 //! Fewer than 2 or more than 4 players; a card held by two players (names both seats and the
-//! card); a dealer seat or a bankroll list that does not fit the table; a negative bankroll; a
+//! card); a dealer seat or a bankroll list that does not fit the table; a bankroll outside
+//! [`bankroll_range`] (negative only under the cap); a
 //! surrender the rule set does not allow; declaring a natural the rule set does not recognise;
 //! a fouled setting or false declaration under `FoulPolicy::Reject` (names the seat and the
 //! rows). The rule set itself is valid by construction ([`Rules::validate`]). The rows of a declared natural are never
@@ -96,6 +97,29 @@ impl Decision {
             Decision::Play(s) | Decision::Declare { setting: s, .. } => Some(s),
             Decision::Surrender => None,
         }
+    }
+
+    /// Checks that the decision of `player` sets exactly the cards of the `dealt` hand (a
+    /// surrender sets none): a decision made elsewhere (a person, a Python policy) may name
+    /// any 13 cards, and only the table knows which were dealt. The error names the seat and
+    /// the cards it played but was not dealt.
+    pub fn check_dealt(&self, player: usize, dealt: &crate::hand::Hand) -> Result<()> {
+        let Some(s) = self.setting() else {
+            return Ok(());
+        };
+        let hand = crate::card::CardSet::from_cards(&dealt.cards());
+        let foreign = s.cards().minus(hand);
+        if foreign.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<String> = foreign.cards_desc().iter().map(|c| c.to_string()).collect();
+        Err(Error::InvalidDecision {
+            player,
+            reason: format!(
+                "the setting plays {}, not dealt to seat {player}",
+                names.join(" ")
+            ),
+        })
     }
 }
 
@@ -446,12 +470,62 @@ fn player_label(i: usize) -> String {
     format!("P{i}")
 }
 
-fn check_table(decisions: &[Decision], bankrolls: Option<&[i64]>, dealer: usize) -> Result<()> {
+/// The fewest and the most players at a table.
+pub const MIN_PLAYERS: usize = 2;
+pub const MAX_PLAYERS: usize = 4;
+
+/// The bankrolls `settle` accepts under `rules`, lowest and highest: a rule set that caps
+/// payments by bankroll needs bankrolls of 0 or more (nobody can pay from less than nothing);
+/// without the cap a bankroll is only kept, so a seat may be in debt, down to
+/// `-MAX_BANKROLL`.
+pub fn bankroll_range(rules: &Rules) -> (i64, i64) {
+    let low = if rules.bankroll_cap { 0 } else { -MAX_BANKROLL };
+    (low, MAX_BANKROLL)
+}
+
+/// Checks `players` bankrolls for a table under `rules`: one per seat, each in
+/// [`bankroll_range`]. The errors name the seat.
+pub fn check_bankrolls(rules: &Rules, players: usize, b: &[i64]) -> Result<()> {
+    if b.len() != players {
+        return Err(Error::InvalidShape {
+            what: "bankrolls".into(),
+            expected: format!("{players} values (one per player)"),
+            got: crate::error::count(b.len(), "value"),
+        });
+    }
+    let (low, high) = bankroll_range(rules);
+    if let Some((i, v)) = b.iter().enumerate().find(|(_, &v)| v < low && low == 0) {
+        return Err(Error::InvalidDecision {
+            player: i,
+            reason: format!(
+                "bankroll {v} is negative, and this rule set caps payments by bankroll"
+            ),
+        });
+    }
+    if let Some((i, v)) = b
+        .iter()
+        .enumerate()
+        .find(|(_, &v)| !(low..=high).contains(&v))
+    {
+        return Err(Error::InvalidDecision {
+            player: i,
+            reason: format!("bankroll {v} is outside the limits {low} to {high}"),
+        });
+    }
+    Ok(())
+}
+
+fn check_table(
+    decisions: &[Decision],
+    rules: &Rules,
+    bankrolls: Option<&[i64]>,
+    dealer: usize,
+) -> Result<()> {
     let n = decisions.len();
-    if !(2..=4).contains(&n) {
+    if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
         return Err(Error::InvalidShape {
             what: "decisions".into(),
-            expected: "2 to 4 players".into(),
+            expected: format!("{MIN_PLAYERS} to {MAX_PLAYERS} players"),
             got: format!("{n} player{}", if n == 1 { "" } else { "s" }),
         });
     }
@@ -463,25 +537,7 @@ fn check_table(decisions: &[Decision], bankrolls: Option<&[i64]>, dealer: usize)
         });
     }
     if let Some(b) = bankrolls {
-        if b.len() != n {
-            return Err(Error::InvalidShape {
-                what: "bankrolls".into(),
-                expected: format!("{n} values (one per player)"),
-                got: crate::error::count(b.len(), "value"),
-            });
-        }
-        if let Some((i, v)) = b.iter().enumerate().find(|(_, &v)| v < 0) {
-            return Err(Error::InvalidDecision {
-                player: i,
-                reason: format!("bankroll {v} is negative"),
-            });
-        }
-        if let Some((i, v)) = b.iter().enumerate().find(|(_, &v)| v > MAX_BANKROLL) {
-            return Err(Error::InvalidDecision {
-                player: i,
-                reason: format!("bankroll {v} is above the limit of 2^60"),
-            });
-        }
+        check_bankrolls(rules, n, b)?;
     }
     let mut owner: [Option<usize>; 52] = [None; 52];
     for (p, d) in decisions.iter().enumerate() {
@@ -731,7 +787,7 @@ fn foul_matchup(
 pub const MAX_BANKROLL: i64 = 1 << 60;
 
 /// Settles one round. `decisions[i]` is seat i's decision; `dealer` is the dealer's seat;
-/// `bankrolls` (one per seat, ≥ 0) are used when the rule set caps payments by bankroll. See
+/// `bankrolls` (one per seat, within [`bankroll_range`]) are used when the rule set caps payments by bankroll. See
 /// the module docs for every rule. Nothing is returned unless everything is valid.
 ///
 /// `rules` must be a validated rule set (built from data or a preset, or checked with
@@ -742,7 +798,7 @@ pub fn settle(
     bankrolls: Option<&[i64]>,
     dealer: usize,
 ) -> Result<Settlement> {
-    check_table(decisions, bankrolls, dealer)?;
+    check_table(decisions, rules, bankrolls, dealer)?;
     let n = decisions.len();
     let ev = Evaluator::new(rules.wheel);
     let mut hands = Vec::with_capacity(n);

@@ -29,14 +29,15 @@ pub struct DuelSummary {
     pub deals: usize,
     /// Mean points per hand A wins over B.
     pub edge: f64,
-    /// Standard error of `edge` (the per-deal edges' standard deviation / √deals).
+    /// Standard error of `edge` (the per-deal edges' standard deviation / √deals); NaN
+    /// (undefined) for fewer than 2 deals, like the interval.
     pub stderr: f64,
     pub ci_low: f64,
     pub ci_high: f64,
     /// Share of hands A and B set identically.
     pub same_share: f64,
     /// Deals needed for the 95% interval to exclude 0 at the observed edge and spread
-    /// (infinite for an edge of exactly 0).
+    /// (infinite for an edge of exactly 0; NaN, undefined, for fewer than 2 deals).
     pub deals_needed: f64,
 }
 
@@ -46,18 +47,20 @@ pub const INTERVAL_Z: f64 = 1.959_963_984_540_054;
 impl DuelDeals {
     pub fn summary(&self) -> DuelSummary {
         let n = self.edge.len();
+        // with fewer than 2 deals the spread, and all that follows from it, is undefined: NaN,
+        // never a zero-width certainty
         let mean = if n == 0 {
-            0.0
+            f64::NAN
         } else {
             self.edge.iter().sum::<f64>() / n as f64
         };
         let var = if n > 1 {
             self.edge.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1) as f64
         } else {
-            0.0
+            f64::NAN
         };
         let sd = var.sqrt();
-        let stderr = if n > 0 { sd / (n as f64).sqrt() } else { 0.0 };
+        let stderr = sd / (n as f64).sqrt();
         let hands = (n * self.players) as f64;
         DuelSummary {
             deals: n,
@@ -66,11 +69,13 @@ impl DuelDeals {
             ci_low: mean - INTERVAL_Z * stderr,
             ci_high: mean + INTERVAL_Z * stderr,
             same_share: if n == 0 {
-                0.0
+                f64::NAN
             } else {
                 self.same.iter().map(|&s| s as f64).sum::<f64>() / hands
             },
-            deals_needed: if mean == 0.0 {
+            deals_needed: if n < 2 {
+                f64::NAN
+            } else if mean == 0.0 {
                 f64::INFINITY
             } else {
                 (INTERVAL_Z * sd / mean).powi(2).ceil()
@@ -143,12 +148,7 @@ pub fn duel_deals_with_stop(
     stop: Stop,
 ) -> Result<DuelDeals> {
     check_players(players)?;
-    if first.checked_add(count as u64).is_none() {
-        return Err(Error::InvalidArgument {
-            name: "deals".into(),
-            reason: "deal indices past 2^64".into(),
-        });
-    }
+    super::deal::check_round_range("deals", first, count)?;
     let per: Vec<(f64, u8)> = (0..count)
         .into_par_iter()
         .with_min_len(8)

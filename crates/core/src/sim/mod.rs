@@ -14,7 +14,9 @@ pub mod run;
 pub mod settle_rounds;
 pub mod summary;
 
-pub use deal::{deal, deal_round, seat_seed};
+pub use deal::{
+    check_round_range, deal, deal_round, seat_seed, MAX_DEALT_ROUNDS, MAX_ROUNDS, MAX_SEED,
+};
 pub use duel::{duel_deals, duel_deals_with_stop, DuelDeals, DuelSummary};
 pub use policy::{Decided, Policy};
 pub use run::{

@@ -205,12 +205,7 @@ pub fn simulate_with_stop(
 ) -> Result<RoundColumns> {
     let players = policies.len();
     check_players(players)?;
-    if first.checked_add(count as u64).is_none() {
-        return Err(Error::InvalidArgument {
-            name: "rounds".into(),
-            reason: "round indices past 2^64".into(),
-        });
-    }
+    super::deal::check_round_range("rounds", first, count)?;
     let rounds: Vec<Vec<SeatRow>> = (0..count)
         .into_par_iter()
         .with_min_len(16)
@@ -254,6 +249,7 @@ pub fn decide_seat_with_stop(
             reason: format!("expected 0..{players}, got {seat}"),
         });
     }
+    super::deal::check_round_range("rounds", first, count)?;
     (0..count)
         .into_par_iter()
         .with_min_len(16)

@@ -59,10 +59,29 @@ pub fn settle_rounds(
         .into_par_iter()
         .with_min_len(64)
         .map(|r| {
+            // the error `settle` gives for the same round, with the round named
             let at = |e: Error| match e {
                 Error::InvalidDecision { player, reason } => Error::InvalidDecision {
                     player,
                     reason: format!("round {r}: {reason}"),
+                },
+                Error::DuplicateCardPlayers {
+                    card,
+                    first,
+                    second,
+                } => Error::DuplicateCardPlayers {
+                    card: format!("{card} in round {r}"),
+                    first,
+                    second,
+                },
+                Error::DuplicateCard {
+                    card,
+                    first,
+                    second,
+                } => Error::DuplicateCard {
+                    card: format!("{card} in round {r}"),
+                    first,
+                    second,
                 },
                 other => Error::InvalidArgument {
                     name: format!("round {r}"),
@@ -83,7 +102,28 @@ pub fn settle_rounds(
                 let choice = Choice::from_codes(choices[i], naturals[i]).map_err(seat_err)?;
                 let mut hand = [0u8; 13];
                 if choice != Choice::Surrender {
-                    validate_rows(&codes, 13, "setting").map_err(|e| seat_err(e.to_string()))?;
+                    // the card errors `settle` gives, with the round and the seat named
+                    validate_rows(&codes, 13, "setting").map_err(|e| match e {
+                        Error::DuplicateCard {
+                            card,
+                            first,
+                            second,
+                        } => at(Error::DuplicateCard {
+                            card: format!("{card} of seat {seat}"),
+                            first,
+                            second,
+                        }),
+                        Error::InvalidCard {
+                            token,
+                            position,
+                            reason,
+                        } => Error::InvalidCard {
+                            token,
+                            position,
+                            reason: format!("round {r}, seat {seat}: {reason}"),
+                        },
+                        other => seat_err(other.to_string()),
+                    })?;
                     hand = codes;
                     hand.sort_unstable();
                 }

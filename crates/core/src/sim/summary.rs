@@ -37,9 +37,9 @@ pub struct SeatStats {
     /// Mean points per round.
     pub mean: f64,
     /// Standard error of `mean`: the sample standard deviation (ddof = 1, the unbiased
-    /// variance) over √rounds; 0 for fewer than 2 rounds.
+    /// variance) over √rounds; NaN (undefined) for fewer than 2 rounds, never a certain 0.
     pub stderr: f64,
-    /// `mean ∓ INTERVAL_Z × stderr`: the normal 95% interval.
+    /// `mean ∓ INTERVAL_Z × stderr`: the normal 95% interval (NaN for fewer than 2 rounds).
     pub ci_low: f64,
     pub ci_high: f64,
     /// Share of rounds in which the seat scooped at least one opponent.
@@ -134,10 +134,12 @@ impl SeatTally {
         Ok(())
     }
 
-    /// Every seat's statistics (all zero for a run of no rounds).
+    /// Every seat's statistics. A figure that a run this short cannot give is NaN: the mean and
+    /// the rates of a run of no rounds, the standard error and the interval of a run of fewer
+    /// than 2 rounds (one round says nothing about the spread).
     pub fn summary(&self) -> Vec<SeatStats> {
         let n = self.rounds.max(1);
-        let nf = n as f64;
+        let nf = if self.rounds == 0 { f64::NAN } else { n as f64 };
         self.seats
             .iter()
             .enumerate()
@@ -145,8 +147,12 @@ impl SeatTally {
                 let mean = s.points as f64 / nf;
                 // n Σx² − (Σx)² is exact in integers: no cancellation for large means
                 let spread = (n as i128 * s.squares - s.points * s.points).max(0);
-                let var = spread as f64 / (nf * (n.max(2) - 1) as f64);
-                let stderr = (var / nf).sqrt();
+                let stderr = if self.rounds < 2 {
+                    f64::NAN
+                } else {
+                    let var = spread as f64 / (nf * (n - 1) as f64);
+                    (var / nf).sqrt()
+                };
                 let rate = |k: u64| k as f64 / nf;
                 SeatStats {
                     seat,

@@ -108,7 +108,8 @@ fn setting_of(codes: &[u8; 13]) -> Setting {
 }
 
 pub fn check_players(players: usize) -> Result<()> {
-    if (2..=4).contains(&players) {
+    use crate::score::{MAX_PLAYERS, MIN_PLAYERS};
+    if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
         Ok(())
     } else {
         Err(Error::InvalidShape {
