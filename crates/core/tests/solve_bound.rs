@@ -4,7 +4,9 @@
 use chinese_poker::presets::PRESETS;
 use chinese_poker::solve::train::{train, TrainConfig};
 use chinese_poker::solve::{best_on_frontier, best_table_ev, Classes, Scratch, Split, TableEv};
-use chinese_poker::solve::{load_shipped, OutcomeTables, FIVE_CLASSES, FRONT_CLASSES};
+use chinese_poker::solve::{
+    load_shipped, top_table_ev, OutcomeTables, FIVE_CLASSES, FRONT_CLASSES,
+};
 use chinese_poker::{parse_cards, Rules, Wheel};
 use rand::{Rng, SeedableRng};
 
@@ -128,6 +130,52 @@ fn bounded_search_matches_the_frontier_on_every_preset() {
                     preset.name,
                     te.monotone()
                 );
+            }
+        }
+    }
+}
+
+/// The `k` best plays the bounded search lists (what `solve` reports as alternatives) are the
+/// first `k` of the frontier sorted by value, equal values in the frontier's order: every
+/// preset at 2, 3 and 4 players, with its shipped tables and with rows of random hands.
+#[test]
+fn top_plays_match_the_frontier_sorted_by_value_on_every_preset() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(61);
+    let mut s = Scratch::default();
+    for preset in PRESETS {
+        let rules = preset.rules();
+        for players in [2, 3, 4] {
+            for (name, te) in [
+                ("shipped", shipped(&rules, players)),
+                (
+                    "random rows",
+                    TableEv::new(&rules, players, OutcomeTables::random_rows(rules.wheel)).unwrap(),
+                ),
+            ] {
+                let (mut same, mut n) = (0, 0);
+                for i in 0..60 {
+                    let h = random_hand(&mut rng);
+                    s.frontier(&h, rules.wheel);
+                    let mut want: Vec<(Split, f64)> = s
+                        .frontier
+                        .iter()
+                        .map(|t| (*t, te.formula(&t.classes)))
+                        .collect();
+                    want.sort_by(|a, b| b.1.total_cmp(&a.1));
+                    for k in [1, 2, 5, 40] {
+                        let (got, valued) = top_table_ev(&te, &h, &mut s, k);
+                        let what =
+                            format!("{} x{players} {name} hand {i} k {k} {h:?}", preset.name);
+                        assert_eq!(got.len(), k.min(want.len()), "{what}");
+                        // (it may value a split that a pruned one would have covered)
+                        assert!(valued >= got.len(), "{what}");
+                        for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+                            same += assert_same_or_tied(*g, *w, &format!("{what} #{j}")) as usize;
+                            n += 1;
+                        }
+                    }
+                }
+                eprintln!("{} x{players} {name}: {same}/{n} identical", preset.name);
             }
         }
     }
