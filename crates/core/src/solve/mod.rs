@@ -245,6 +245,18 @@ pub fn solve_with_stop(
             check_tables(te, rules, players)?;
             Some(with_scratch(|s| top_table_ev(te, hand, s, top_k.max(1))))
         }
+        // Monte Carlo races the policy's best plays: the same search lists them
+        Objective::MonteCarlo {
+            budget,
+            policy: Policy::TableEv(te),
+            ..
+        } if budget.candidates > 0 => {
+            budget.check()?;
+            check_tables(te, rules, players)?;
+            Some(with_scratch(|s| {
+                top_table_ev(te, hand, s, budget.candidates)
+            }))
+        }
         _ => None,
     };
     // candidates: the frontier, or every legal setting for non-monotone row values
@@ -305,7 +317,8 @@ pub fn solve_with_stop(
             budget.check()?;
             let Policy::TableEv(te) = policy;
             check_tables(te, rules, players)?;
-            // the table objective's best plays, best first: its choice is the anchor
+            // the table objective's best plays, best first (listed so already where they are a
+            // few): its choice is the anchor
             let mut ranked: Vec<(usize, f64)> = splits
                 .iter()
                 .enumerate()
@@ -402,7 +415,10 @@ pub fn solve_with_stop(
         natural: natural.map(|(k, u, v, _)| (k, u, v)),
         surrender_value,
         alternatives,
-        candidates: table_top.map_or(splits.len(), |(_, valued)| valued),
+        candidates: match (objective, table_top) {
+            (Objective::TableEv(_), Some((_, valued))) => valued,
+            _ => splits.len(),
+        },
         samples: drawn,
         objective: objective.name(),
     })
