@@ -17,6 +17,12 @@ virtualenv is touched) and reused by later runs; ``--ref-path`` points at an ins
 Both wheels must pick the same settings: any hand where they differ must have values that tie
 (within a relative 1e-9), else the run fails. Run: ``python benches/compare_wheel.py [--ref
 daf8f1c] [--hands 20000] [--rounds 5] [--preset maceplay] [--players 4]``.
+
+``--presets`` (names, or ``all``) and ``--players`` (one or more sizes) measure ``solve_batch``
+for each preset and table size in turn and end with one table: for each, the like-for-like row
+(both wheels with the reference's tables) and, with ``--own-tables``, the row where each wheel
+uses its own shipped tables (as a user gets them; the settings may then differ, so they are not
+compared). Monte Carlo is timed only where ``--mc-hands`` is above 0.
 """
 
 from __future__ import annotations
@@ -119,17 +125,20 @@ def worker(args: argparse.Namespace) -> None:
     # same distributions
     warnings.simplefilter("ignore")
     hands = np.load(args.hands_file)
+    (players,) = args.players
     objective = cp.TableEV(tables=args.tables)
-    cp.solve_batch(hands[:50], args.preset, args.players, objective, threads=1)
+    cp.solve_batch(hands[:50], args.preset, players, objective, threads=1)
     start = time.perf_counter()
-    batch = cp.solve_batch(hands, args.preset, args.players, objective, threads=1)
+    batch = cp.solve_batch(hands, args.preset, players, objective, threads=1)
     batch_seconds = time.perf_counter() - start
     # heads-up, with the heads-up tables Monte Carlo's opponents use: its per-sample solve
-    heads_up = cp.TableEV(tables=args.mc_tables)
-    cp.solve_batch(hands[:50], args.preset, 2, heads_up, threads=1)
-    start = time.perf_counter()
-    cp.solve_batch(hands, args.preset, 2, heads_up, threads=1)
-    heads_up_seconds = time.perf_counter() - start
+    heads_up_seconds = batch_seconds
+    if players != 2:
+        heads_up = cp.TableEV(tables=args.mc_tables)
+        cp.solve_batch(hands[:50], args.preset, 2, heads_up, threads=1)
+        start = time.perf_counter()
+        cp.solve_batch(hands, args.preset, 2, heads_up, threads=1)
+        heads_up_seconds = time.perf_counter() - start
     # Like for like: every frontier play on every sample, as the reference does. A wheel
     # that races (issue 9) is also timed with its default budget, per sample it drew.
     fields = {f.name for f in dataclasses.fields(cp.MonteCarlo)}
@@ -142,6 +151,15 @@ def worker(args: argparse.Namespace) -> None:
         **unraced,
     )
     mc_hands = [[int(c) for c in h] for h in hands[: args.mc_hands]]
+    if not mc_hands:
+        np.savez(
+            args.out,
+            settings=np.asarray(batch.settings),
+            values=np.asarray(batch.values),
+            batch_seconds=batch_seconds,
+            heads_up_seconds=heads_up_seconds,
+        )
+        return
     warm = cp.MonteCarlo(samples=2, opponent_policy=mc.opponent_policy, threads=1)
     cp.solve(mc_hands[0], args.preset, 2, warm)  # loads the tables outside the timing
     start = time.perf_counter()
@@ -190,7 +208,15 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=20_000)
     p.add_argument("--rounds", type=int, default=5, help="reference/current pairs")
     p.add_argument("--preset", default="maceplay")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument(
+        "--presets", nargs="+", help="several presets (or all), each measured in turn: a table"
+    )
+    p.add_argument("--players", type=int, nargs="+", default=[4])
+    p.add_argument(
+        "--own-tables",
+        action="store_true",
+        help="also time each wheel with its own shipped tables",
+    )
     p.add_argument("--mc-hands", type=int, default=20, help="Monte Carlo hands (heads-up)")
     p.add_argument("--mc-samples", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
@@ -210,24 +236,91 @@ def main() -> None:
         ref_pkg, label = Path(args.ref_path).resolve(), str(args.ref_path)
     else:
         ref_pkg, label = build_reference(args.ref), args.ref
-    tables = shipped_tables(ref_pkg, args.preset, args.players)
-    mc_tables = shipped_tables(ref_pkg, args.preset, 2)
     rng = np.random.default_rng(args.seed)
     hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :13].astype(np.uint8)
+    if args.presets is None:
+        presets = [args.preset]
+    elif args.presets == ["all"]:
+        from chinese_poker import _core
+
+        presets = list(_core.PRESET_NAMES)
+    else:
+        presets = args.presets
+    table: list[tuple[str, int, str, list[tuple[dict[str, Any], dict[str, Any]]]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         hands_file = Path(tmp) / "hands.npy"
         np.save(hands_file, hands)
-        common = [
-            "--hands-file", str(hands_file), "--tables", str(tables), "--mc-tables",
-            str(mc_tables), "--preset", args.preset, "--players", str(args.players),
-            "--mc-hands", str(args.mc_hands), "--mc-samples", str(args.mc_samples),
-        ]  # fmt: skip
-        runs: list[tuple[dict[str, Any], dict[str, Any]]] = []
-        for r in range(args.rounds):
-            ref = measure("ref", str(ref_pkg), common, Path(tmp) / f"ref{r}.npz")
-            cur = measure("cur", "", common, Path(tmp) / f"cur{r}.npz")
-            runs.append((ref, cur))
-    report(args, label, tables, runs)
+        for preset in presets:
+            for players in args.players:
+                sides = [("reference", ref_pkg, ref_pkg)]
+                if args.own_tables:
+                    sides.append(("own", ref_pkg, REPO / "python"))
+                for kind, ref_tables_pkg, cur_tables_pkg in sides:
+                    runs = pairs(args, ref_pkg, hands_file, Path(tmp), preset, players,
+                                 ref_tables_pkg, cur_tables_pkg)  # fmt: skip
+                    if kind == "reference":
+                        tables = shipped_tables(ref_pkg, preset, players)
+                        report(args, label, tables, runs, preset, players)
+                    table.append((preset, players, kind, runs))
+    if len(table) > 1:
+        summary(args, label, table)
+
+
+def pairs(
+    args: argparse.Namespace,
+    ref_pkg: Path,
+    hands_file: Path,
+    tmp: Path,
+    preset: str,
+    players: int,
+    ref_tables_pkg: Path,
+    cur_tables_pkg: Path,
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """``--rounds`` pairs (reference, then current) for one preset and table size, each side
+    with the shipped tables of the package given for it."""
+    runs = []
+    for r in range(args.rounds):
+        pair = []
+        for side, pkg, tables_pkg in (
+            ("ref", str(ref_pkg), ref_tables_pkg),
+            ("cur", "", cur_tables_pkg),
+        ):
+            common = [
+                "--hands-file", str(hands_file),
+                "--tables", str(shipped_tables(tables_pkg, preset, players)),
+                "--mc-tables", str(shipped_tables(tables_pkg, preset, 2)),
+                "--preset", preset, "--players", str(players),
+                "--mc-hands", str(args.mc_hands), "--mc-samples", str(args.mc_samples),
+            ]  # fmt: skip
+            pair.append(measure(side, pkg, common, tmp / f"{side}{r}.npz"))
+        runs.append((pair[0], pair[1]))
+    return runs
+
+
+def summary(
+    args: argparse.Namespace,
+    label: str,
+    table: list[tuple[str, int, str, list[tuple[dict[str, Any], dict[str, Any]]]]],
+) -> None:
+    """One line per preset, table size and tables: µs/hand of each wheel and the ratios."""
+    per_hand = 1e6 / args.hands
+    print()
+    print(
+        f"solve_batch TableEV per hand, threads=1, {args.hands:,} hands, {args.rounds} pairs "
+        f"each; tables: 'reference' = both wheels with {label}'s, 'own' = each wheel its own"
+    )
+    print(
+        f"{'preset':<20} {'players':>7} {'tables':<9} {label + ' µs':>11} {'current µs':>11} "
+        f"{'median':>7}  pairs"
+    )
+    for preset, players, kind, runs in table:
+        ratios = [float(ref["batch_seconds"] / cur["batch_seconds"]) for ref, cur in runs]
+        ref_us = statistics.median(float(ref["batch_seconds"]) * per_hand for ref, _ in runs)
+        cur_us = statistics.median(float(cur["batch_seconds"]) * per_hand for _, cur in runs)
+        print(
+            f"{preset:<20} {players:>7} {kind:<9} {ref_us:>11.1f} {cur_us:>11.1f} "
+            f"{statistics.median(ratios):>6.2f}x  {min(ratios):.2f} to {max(ratios):.2f}"
+        )
 
 
 def report(
@@ -235,17 +328,15 @@ def report(
     label: str,
     tables: Path,
     runs: list[tuple[dict[str, Any], dict[str, Any]]],
+    preset: str,
+    players: int,
 ) -> None:
     per_hand = 1e6 / args.hands
-    per_sample = 1e6 / max(1, args.mc_hands * args.mc_samples)
     ratios = [float(ref["batch_seconds"] / cur["batch_seconds"]) for ref, cur in runs]
-    mc_ratios = [float(ref["mc_seconds"] / cur["mc_seconds"]) for ref, cur in runs]
     ref_us = statistics.median(float(ref["batch_seconds"]) * per_hand for ref, _ in runs)
     cur_us = statistics.median(float(cur["batch_seconds"]) * per_hand for _, cur in runs)
-    ref_mc = statistics.median(float(ref["mc_seconds"]) * per_sample for ref, _ in runs)
-    cur_mc = statistics.median(float(cur["mc_seconds"]) * per_sample for _, cur in runs)
     print(
-        f"solve_batch TableEV, {args.preset} at {args.players} players, threads=1, "
+        f"solve_batch TableEV, {preset} at {players} players, threads=1, "
         f"{args.hands:,} hands, tables {tables.name} of {label}; {args.rounds} pairs "
         f"(reference, then current, each in a fresh process)"
     )
@@ -259,11 +350,6 @@ def report(
         f"solve_batch TableEV heads-up (the tables Monte Carlo's opponents use), same hands: "
         f"median ratio {statistics.median(hu):.2f}x (pairs {min(hu):.2f} to {max(hu):.2f})"
     )
-    print(
-        f"MonteCarlo heads-up, {args.mc_hands} hands x {args.mc_samples} samples: median "
-        f"{ref_mc:.1f} µs/sample reference, {cur_mc:.1f} µs/sample current, median ratio "
-        f"{statistics.median(mc_ratios):.2f}x (pairs {min(mc_ratios):.2f} to {max(mc_ratios):.2f})"
-    )
     ref, cur = runs[0]
     same = np.all(ref["settings"] == cur["settings"], axis=1)
     print(f"identical settings: {int(same.sum()):,} of {len(same):,} hands ({same.mean():.1%})")
@@ -271,6 +357,30 @@ def report(
     tied = np.abs(ref["values"] - cur["values"]) <= TIE * scale
     untied = np.flatnonzero(~same & ~tied)
     print(f"differing settings with tied values: {int((~same & tied).sum())}")
+    if "mc_seconds" in ref:
+        report_monte_carlo(args, runs)
+    if len(untied):
+        for i in untied[:10]:
+            print(
+                f"hand {i}: reference {ref['settings'][i].tolist()} value {ref['values'][i]!r}, "
+                f"current {cur['settings'][i].tolist()} value {cur['values'][i]!r}"
+            )
+        sys.exit(f"{len(untied)} hands set differently with values that do not tie")
+
+
+def report_monte_carlo(
+    args: argparse.Namespace, runs: list[tuple[dict[str, Any], dict[str, Any]]]
+) -> None:
+    """Monte Carlo per sample, like for like and (where the current wheel races) raced."""
+    per_sample = 1e6 / max(1, args.mc_hands * args.mc_samples)
+    mc_ratios = [float(ref["mc_seconds"] / cur["mc_seconds"]) for ref, cur in runs]
+    ref_mc = statistics.median(float(ref["mc_seconds"]) * per_sample for ref, _ in runs)
+    cur_mc = statistics.median(float(cur["mc_seconds"]) * per_sample for _, cur in runs)
+    print(
+        f"MonteCarlo heads-up, {args.mc_hands} hands x {args.mc_samples} samples: median "
+        f"{ref_mc:.1f} µs/sample reference, {cur_mc:.1f} µs/sample current, median ratio "
+        f"{statistics.median(mc_ratios):.2f}x (pairs {min(mc_ratios):.2f} to {max(mc_ratios):.2f})"
+    )
     raced = [
         float(ref["mc_seconds"]) * per_sample / (float(cur["raced_seconds"]) * 1e6 / drawn)
         for ref, cur in runs
@@ -282,15 +392,9 @@ def report(
             f"most): {int(runs[0][1]['raced_samples']):,} samples drawn, median ratio per "
             f"sample {statistics.median(raced):.2f}x (pairs {min(raced):.2f} to {max(raced):.2f})"
         )
+    ref, cur = runs[0]
     mc_same = int(np.sum(ref["mc_values"] == cur["mc_values"]))
     print(f"Monte Carlo values identical: {mc_same} of {len(ref['mc_values'])} hands")
-    if len(untied):
-        for i in untied[:10]:
-            print(
-                f"hand {i}: reference {ref['settings'][i].tolist()} value {ref['values'][i]!r}, "
-                f"current {cur['settings'][i].tolist()} value {cur['values'][i]!r}"
-            )
-        sys.exit(f"{len(untied)} hands set differently with values that do not tie")
 
 
 if __name__ == "__main__":

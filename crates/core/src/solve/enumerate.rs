@@ -187,6 +187,13 @@ pub struct Scratch {
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
     pub frontier: Vec<Split>,
+    /// How many best splits the bounded search keeps (1 but for [`Scratch::top_splits`]).
+    keep: usize,
+    /// With `keep` above 1: the best splits found so far, best first, the first found first
+    /// among equal values (as a stable sort of the frontier by value orders them).
+    kept: Vec<Best>,
+    /// How many splits the last bounded search valued.
+    valued: usize,
 }
 
 impl Default for Scratch {
@@ -208,6 +215,9 @@ impl Default for Scratch {
             top_back: 0,
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
+            keep: 1,
+            kept: Vec::with_capacity(16),
+            valued: 0,
         }
     }
 }
@@ -413,6 +423,56 @@ impl Scratch {
         best
     }
 
+    /// A floor for the `keep`-th best value of the loaded hand, where the strongest back's rank
+    /// is no other back's: the `keep`-th best of that back's splits that no other of its
+    /// splits beats in both middle and front, which are then frontier settings of distinct
+    /// rank triples (only a back at least as strong could cover them). `None` where there are
+    /// fewer or the rank is shared.
+    fn kth_of_top_back<V: Fn(&[u16; 3]) -> f64>(&self, value: &V) -> Option<f64> {
+        let back = self.top_back;
+        let rb = self.rank[back as usize];
+        let key = (rb as u64) << 13;
+        if self.backs.iter().filter(|&&k| k & !0x1fff == key).count() != 1 {
+            return None;
+        }
+        let rest = ALL13 ^ back;
+        let (lo, hi) = expand_tables(rest);
+        // legal splits as (middle rank, front rank, front mask), strongest middle first
+        let mut splits = [(0u32, 0u32, 0u16); 56];
+        let mut n = 0;
+        for &p in &statics().pat56 {
+            let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
+            let front = rest ^ middle;
+            let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
+            if rf <= rm && rm <= rb {
+                splits[n] = (rm, rf, front);
+                n += 1;
+            }
+        }
+        let splits = &mut splits[..n];
+        splits.sort_unstable_by(|a, b| b.cmp(a));
+        let cb = self.class[back as usize];
+        let mut values = [0f64; 56];
+        let (mut kept, mut best_front) = (0, None);
+        for &(_, rf, front) in splits.iter() {
+            // strongest middle first: a split is covered by an earlier one unless its front is
+            // stronger than every earlier front (equal rank pairs included)
+            if best_front.is_some_and(|f| rf <= f) {
+                continue;
+            }
+            best_front = Some(rf);
+            let middle = rest ^ front;
+            values[kept] = value(&[self.class[front as usize], self.class[middle as usize], cb]);
+            kept += 1;
+        }
+        if kept < self.keep {
+            return None;
+        }
+        let values = &mut values[..kept];
+        values.sort_unstable_by(|a, b| b.total_cmp(a));
+        Some(values[self.keep - 1])
+    }
+
     /// [`Scratch::greedy`] of the loaded hand.
     fn greedy_split(&self) -> Split {
         let back = self.top_back;
@@ -511,6 +571,36 @@ impl Scratch {
         (self.frontier_tie(found), found.value)
     }
 
+    /// The `k` best splits under `value`, best first, with their values, as
+    /// [`Scratch::best_split_bounded`] finds the best: the first `k` of the frontier sorted by
+    /// value (a stable sort, so that equal values keep the frontier's order; ties within a
+    /// relative 1e-9 aside), or fewer when the frontier is smaller. The search prunes by the
+    /// `k`-th best found instead of the best, from the start (no first threshold). Also returns
+    /// how many splits it valued.
+    pub fn top_splits<V: Fn(&[u16; 3]) -> f64, B: Fn(&[u16; 3]) -> f64>(
+        &mut self,
+        hand: &[u8; 13],
+        wheel: Wheel,
+        value: &V,
+        bound: &B,
+        k: usize,
+    ) -> (Vec<(Split, f64)>, usize) {
+        if k <= 1 {
+            let best = self.best_split_bounded(hand, wheel, value, bound);
+            return (vec![best], self.valued);
+        }
+        self.keep = k;
+        self.kept.clear();
+        self.search::<true, _, _>(hand, wheel, value, bound);
+        self.keep = 1;
+        let top = self
+            .kept
+            .iter()
+            .map(|&b| (self.frontier_tie(b), b.value))
+            .collect();
+        (top, self.valued)
+    }
+
     /// The frontier search, or with `BOUNDED` the search for the best split under `value`,
     /// pruned by `bound` (see [`Scratch::best_split_bounded`]).
     fn search<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64, B: Fn(&[u16; 3]) -> f64>(
@@ -525,11 +615,17 @@ impl Scratch {
         let five_classes = &Classes::get(wheel).five;
         let best_front_all = front_class(best_front(self.counts(ALL13)));
         let mut best = Best::default();
-        if BOUNDED {
-            // The best split of the strongest back is a floor for the best, so it prunes from
-            // the start, and no back whose best conceivable setting is below it needs sorting.
-            let back = self.top_back;
-            let v = self.best_of_back(back, value);
+        self.valued = 0;
+        let back = self.top_back;
+        // The best split of the strongest back is a floor for the best, so it prunes from the
+        // start, and no back whose best conceivable setting is below it needs sorting; the
+        // k-th best of its frontier splits, for the k best.
+        let floor = match BOUNDED {
+            false => None,
+            true if self.keep == 1 => Some(self.best_of_back(back, value)),
+            true => self.kth_of_top_back(value),
+        };
+        if let Some(v) = floor {
             best.threshold = v - 1e-9 * (1.0 + v.abs());
             let reach = |c: usize| {
                 let f = best_front_all.min(floor_front_class(five_classes[c]));
@@ -896,13 +992,19 @@ impl Scratch {
             self.best_middle[from..=fc].fill(m);
             if BOUNDED {
                 let v = value(&s.classes);
-                if v > best.value {
-                    *best = Best {
-                        split: s,
-                        value: v,
-                        threshold: v - 1e-9 * (1.0 + v.abs()),
-                        live: self.group_live[i],
-                    };
+                self.valued += 1;
+                let found = Best {
+                    split: s,
+                    value: v,
+                    threshold: v - 1e-9 * (1.0 + v.abs()),
+                    live: self.group_live[i],
+                };
+                if self.keep == 1 {
+                    if v > best.value {
+                        *best = found;
+                    }
+                } else {
+                    self.keep_top(found, best);
                 }
             } else {
                 self.frontier.push(s);
@@ -910,6 +1012,23 @@ impl Scratch {
         }
         self.group.clear();
         self.group_live.clear();
+    }
+
+    /// Keeps `found` among the `keep` best so far (after every kept split of a value at least
+    /// its own, which were found first) and prunes by the `keep`-th best once there are as many.
+    fn keep_top(&mut self, found: Best, best: &mut Best) {
+        let full = self.kept.len() >= self.keep;
+        if full && found.value <= self.kept[self.keep - 1].value {
+            return;
+        }
+        let at = self.kept.partition_point(|b| b.value >= found.value);
+        self.kept.insert(at, found);
+        self.kept.truncate(self.keep);
+        if self.kept.len() == self.keep {
+            // (never below a floor the search started from)
+            best.threshold = best.threshold.max(self.kept[self.keep - 1].threshold);
+        }
+        best.value = self.kept[0].value;
     }
 
     /// The bounded search's best split, as the frontier would have picked it among the splits of

@@ -92,8 +92,10 @@ pub struct Solution {
     pub surrender_value: Option<f64>,
     /// The best plays, best first (at most the requested number).
     pub alternatives: Vec<Alternative>,
-    /// How many settings the objective looked at (the frontier, every legal setting, or the
-    /// plays Monte Carlo raced).
+    /// How many settings the objective looked at: those the table objective's bounded search
+    /// valued (the frontier where it cannot prune), the frontier (`RowValues`,
+    /// `BestResponse`), every legal setting (non-monotone `RowValues`), or the plays Monte
+    /// Carlo raced.
     pub candidates: usize,
     /// Monte Carlo samples drawn (0 for the other objectives).
     pub samples: usize,
@@ -138,6 +140,39 @@ pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (S
         }
     };
     (split, te.calibrate(formula))
+}
+
+/// The `k` best frontier splits under the table objective, best first, with their formulas
+/// (the order of the table values), and how many settings were valued: the bounded search
+/// keeping the `k` best ([`Scratch::top_splits`]) where [`best_table_ev`] prunes, else the
+/// whole frontier valued and sorted (stably, so that equal values keep the frontier's order).
+pub fn top_table_ev(
+    te: &TableEv,
+    hand: &[u8; 13],
+    scratch: &mut Scratch,
+    k: usize,
+) -> (Vec<(Split, f64)>, usize) {
+    let wheel = te.tables.wheel;
+    if !te.bounded() {
+        scratch.frontier(hand, wheel);
+        let mut all: Vec<(Split, f64)> = scratch
+            .frontier
+            .iter()
+            .map(|s| (*s, te.formula(&s.classes)))
+            .collect();
+        all.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let n = all.len();
+        all.truncate(k.max(1));
+        return (all, n);
+    }
+    let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
+    if te.monotone() {
+        let value = |c: &[u16; 3]| value.get(c);
+        scratch.top_splits(hand, wheel, &value, &value, k)
+    } else {
+        let bound = FormulaMemo::new(|c: &[u16; 3]| te.order_bound(c));
+        scratch.top_splits(hand, wheel, &|c| value.get(c), &|c| bound.get(c), k)
+    }
 }
 
 /// The first frontier split with the strictly largest table formula (the order of the table
@@ -211,18 +246,42 @@ pub fn solve_with_stop(
         _ => players,
     };
     check_players(players)?;
-    // candidates: the frontier, or every legal setting for non-monotone row values
-    let mut splits: Vec<Split> = with_scratch(|s| {
-        if let Objective::RowValues(rv) = objective {
-            if !rv.monotone {
-                let mut legal = Vec::new();
-                s.legal_settings(hand, rules.wheel, &mut legal);
-                return legal;
-            }
+    // the table objective's best plays, listed by its bounded search; how many settings it
+    // valued
+    let table_top = match objective {
+        Objective::TableEv(te) => {
+            check_tables(te, rules, players)?;
+            Some(with_scratch(|s| top_table_ev(te, hand, s, top_k.max(1))))
         }
-        s.frontier(hand, rules.wheel);
-        s.frontier.clone()
-    });
+        // Monte Carlo races the policy's best plays: the same search lists them
+        Objective::MonteCarlo {
+            budget,
+            policy: Policy::TableEv(te),
+            ..
+        } if budget.candidates > 0 => {
+            budget.check()?;
+            check_tables(te, rules, players)?;
+            Some(with_scratch(|s| {
+                top_table_ev(te, hand, s, budget.candidates)
+            }))
+        }
+        _ => None,
+    };
+    // candidates: the frontier, or every legal setting for non-monotone row values
+    let mut splits: Vec<Split> = match &table_top {
+        Some((top, _)) => top.iter().map(|&(s, _)| s).collect(),
+        None => with_scratch(|s| {
+            if let Objective::RowValues(rv) = objective {
+                if !rv.monotone {
+                    let mut legal = Vec::new();
+                    s.legal_settings(hand, rules.wheel, &mut legal);
+                    return legal;
+                }
+            }
+            s.frontier(hand, rules.wheel);
+            s.frontier.clone()
+        }),
+    };
     let opp = (players - 1) as f64;
     // the candidate the objective plays, where it is not simply the best value
     let mut first: Option<usize> = None;
@@ -231,9 +290,11 @@ pub fn solve_with_stop(
     let mut formula: Option<Vec<f64>> = None;
     let values: Vec<(f64, f64)> = match objective {
         Objective::TableEv(te) => {
-            check_tables(te, rules, players)?;
             // ordered by the formula, as `best_table_ev` chooses (see `TableEv::calibrate`)
-            let f: Vec<f64> = splits.iter().map(|s| te.formula(&s.classes)).collect();
+            let f: Vec<f64> = table_top
+                .iter()
+                .flat_map(|(t, _)| t.iter().map(|x| x.1))
+                .collect();
             let v = f.iter().map(|&x| (te.calibrate(x), 0.0)).collect();
             formula = Some(f);
             v
@@ -264,7 +325,8 @@ pub fn solve_with_stop(
             budget.check()?;
             let Policy::TableEv(te) = policy;
             check_tables(te, rules, players)?;
-            // the table objective's best plays, best first: its choice is the anchor
+            // the table objective's best plays, best first (listed so already where they are a
+            // few): its choice is the anchor
             let mut ranked: Vec<(usize, f64)> = splits
                 .iter()
                 .enumerate()
@@ -361,7 +423,10 @@ pub fn solve_with_stop(
         natural: natural.map(|(k, u, v, _)| (k, u, v)),
         surrender_value,
         alternatives,
-        candidates: splits.len(),
+        candidates: match (objective, table_top) {
+            (Objective::TableEv(_), Some((_, valued))) => valued,
+            _ => splits.len(),
+        },
         samples: drawn,
         objective: objective.name(),
     })
