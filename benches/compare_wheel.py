@@ -197,6 +197,17 @@ def measure(
         return {k: z[k] for k in z.files} | {"side": side}
 
 
+def pair_medians(
+    runs: list[tuple[dict[str, Any], dict[str, Any]]], key: str, scale: float
+) -> tuple[list[float], float, float]:
+    """One measure over the pairs: each pair's ratio (reference time / current time), and each
+    side's median time times ``scale`` (a unit per hand or per sample)."""
+    ratios = [float(ref[key] / cur[key]) for ref, cur in runs]
+    ref_median = statistics.median(float(ref[key]) * scale for ref, _ in runs)
+    cur_median = statistics.median(float(cur[key]) * scale for _, cur in runs)
+    return ratios, ref_median, cur_median
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--ref", default="daf8f1c", help="commit to compare against")
@@ -332,9 +343,7 @@ def report(
     players: int,
 ) -> None:
     per_hand = 1e6 / args.hands
-    ratios = [float(ref["batch_seconds"] / cur["batch_seconds"]) for ref, cur in runs]
-    ref_us = statistics.median(float(ref["batch_seconds"]) * per_hand for ref, _ in runs)
-    cur_us = statistics.median(float(cur["batch_seconds"]) * per_hand for _, cur in runs)
+    ratios, ref_us, cur_us = pair_medians(runs, "batch_seconds", per_hand)
     print(
         f"solve_batch TableEV, {preset} at {players} players, threads=1, "
         f"{args.hands:,} hands, tables {tables.name} of {label}; {args.rounds} pairs "
@@ -373,9 +382,7 @@ def report_monte_carlo(
 ) -> None:
     """Monte Carlo per sample, like for like and (where the current wheel races) raced."""
     per_sample = 1e6 / max(1, args.mc_hands * args.mc_samples)
-    mc_ratios = [float(ref["mc_seconds"] / cur["mc_seconds"]) for ref, cur in runs]
-    ref_mc = statistics.median(float(ref["mc_seconds"]) * per_sample for ref, _ in runs)
-    cur_mc = statistics.median(float(cur["mc_seconds"]) * per_sample for _, cur in runs)
+    mc_ratios, ref_mc, cur_mc = pair_medians(runs, "mc_seconds", per_sample)
     print(
         f"MonteCarlo heads-up, {args.mc_hands} hands x {args.mc_samples} samples: median "
         f"{ref_mc:.1f} µs/sample reference, {cur_mc:.1f} µs/sample current, median ratio "

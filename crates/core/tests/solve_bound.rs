@@ -1,6 +1,8 @@
 //! The bounded search (`Scratch::best_split`, behind `best_table_ev`) against the full frontier
 //! valued split by split, and against brute force over every legal setting.
 
+mod common;
+
 use chinese_poker::presets::PRESETS;
 use chinese_poker::solve::train::{train, TrainConfig};
 use chinese_poker::solve::{best_on_frontier, best_table_ev, Classes, Scratch, Split, TableEv};
@@ -8,16 +10,8 @@ use chinese_poker::solve::{
     load_shipped, top_table_ev, OutcomeTables, FIVE_CLASSES, FRONT_CLASSES,
 };
 use chinese_poker::{parse_cards, Rules, Wheel};
+use common::random_hand;
 use rand::{Rng, SeedableRng};
-
-fn random_hand(rng: &mut impl Rng) -> [u8; 13] {
-    let mut deck: Vec<u8> = (0..52).collect();
-    for i in 0..13 {
-        let j = rng.random_range(i..52);
-        deck.swap(i, j);
-    }
-    deck[..13].try_into().unwrap()
-}
 
 fn hand(text: &str) -> [u8; 13] {
     let codes: Vec<u8> = parse_cards(text)

@@ -1,19 +1,13 @@
 //! The fast frontier against a slow, obvious brute force on seeded random hands, both wheels.
 
+mod common;
+
 use chinese_poker::hand::Hand;
 use chinese_poker::solve::{solve, Classes, Objective, RowValues, Scratch, Split};
 use chinese_poker::{Evaluator, Rules, Wheel};
+use common::random_hand;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
-
-fn random_hand(rng: &mut impl Rng) -> [u8; 13] {
-    let mut deck: Vec<u8> = (0..52).collect();
-    for i in 0..13 {
-        let j = rng.random_range(i..52);
-        deck.swap(i, j);
-    }
-    deck[..13].try_into().unwrap()
-}
 
 /// Every (front, middle, back) split by plain index combinations, fouls dropped.
 fn brute_legal(hand: &[u8; 13], wheel: Wheel) -> Vec<[u32; 3]> {

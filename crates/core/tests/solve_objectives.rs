@@ -1,25 +1,17 @@
 //! Objectives and decisions: legal settings only, the exact objectives against references,
 //! determinism of Monte Carlo and of training.
 
+mod common;
+
 use chinese_poker::hand::Hand;
 use chinese_poker::solve::train::{train, TrainConfig};
 use chinese_poker::solve::{
     solve, Budget, Choice, Classes, Objective, OutcomeTables, Policy, RowValues, Scratch, TableEv,
 };
 use chinese_poker::{settle, Card, Decision, Evaluator, Rules, Setting, Wheel};
+use common::deal;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
-
-fn deal(rng: &mut impl Rng, n: usize) -> Vec<[u8; 13]> {
-    let mut deck: Vec<u8> = (0..52).collect();
-    for i in 0..13 * n {
-        let j = rng.random_range(i..52);
-        deck.swap(i, j);
-    }
-    (0..n)
-        .map(|p| deck[13 * p..13 * p + 13].try_into().unwrap())
-        .collect()
-}
 
 fn setting(codes: &[u8; 13]) -> Setting {
     let c: Vec<Card> = codes.iter().map(|&x| Card::from_code(x).unwrap()).collect();

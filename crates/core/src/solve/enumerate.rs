@@ -1368,20 +1368,17 @@ mod tests {
                 let hand: [u8; 13] = deck[..13].try_into().unwrap();
                 s.load(&hand, wheel);
                 let set = ALL13 ^ statics().five[(rng.next_u64() % 1287) as usize];
-                let exact5 = statics()
-                    .five
-                    .iter()
-                    .filter(|&&m| m & set == m)
-                    .map(|&m| s.rank[m as usize])
-                    .max()
-                    .unwrap();
-                let exact3 = statics()
-                    .three
-                    .iter()
-                    .filter(|&&m| m & set == m)
-                    .map(|&m| s.rank[m as usize])
-                    .max()
-                    .unwrap();
+                // the strongest row among `masks` inside `set`, by looking at every one
+                let strongest = |masks: &[u16]| {
+                    masks
+                        .iter()
+                        .filter(|&&m| m & set == m)
+                        .map(|&m| s.rank[m as usize])
+                        .max()
+                        .unwrap()
+                };
+                let exact5 = strongest(&statics().five);
+                let exact3 = strongest(&statics().three);
                 assert_eq!(best_front(s.counts(set)), exact3);
                 let b = best_five(s.counts(set), wheel);
                 assert_eq!(b, exact5, "{hand:?} {set:b}");
