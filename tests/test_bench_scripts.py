@@ -39,6 +39,14 @@ def test_quality_report_prints_its_tables() -> None:
     assert out.count("| maceplay |") == 3  # calibration at 2, 3 and 4 players
 
 
+def _against_itself(script: str, options: str) -> str:
+    """A comparison script run with the current package on both sides (no reference build)."""
+    import chinese_poker as cp
+
+    package = str(Path(cp.__file__).resolve().parent.parent)
+    return _run(str(BENCHES / script), "--ref-path", package, *options.split())
+
+
 def test_simulate_costs_prints_its_ratios() -> None:
     out = _run(str(BENCHES / "simulate_costs.py"), "--rounds", "40", "--repeats", "1")
     for line in ("round / (4 solves + settle)", "2 threads speed-up", "Parquet streaming"):
@@ -48,22 +56,7 @@ def test_simulate_costs_prints_its_ratios() -> None:
 def test_compare_wheel_runs_its_comparison_against_itself() -> None:
     # The current package on both sides (no reference build): the comparison, the tables it
     # picks and its checks run; both sides must set every hand alike.
-    import chinese_poker as cp
-
-    package = str(Path(cp.__file__).resolve().parent.parent)
-    out = _run(
-        str(BENCHES / "compare_wheel.py"),
-        "--ref-path",
-        package,
-        "--hands",
-        "300",
-        "--rounds",
-        "1",
-        "--mc-hands",
-        "2",
-        "--mc-samples",
-        "20",
-    )
+    out = _against_itself("compare_wheel.py", "--hands 300 --rounds 1 --mc-hands 2 --mc-samples 20")
     assert "identical settings: 300 of 300 hands (100.0%)" in out
     assert "differing settings with tied values: 0" in out
     assert "Monte Carlo values identical: 2 of 2 hands" in out
@@ -73,24 +66,10 @@ def test_compare_wheel_runs_its_comparison_against_itself() -> None:
 def test_compare_boundary_runs_its_comparison_against_itself() -> None:
     # The current package on both sides, tiny sizes: every preset at 2 and 4 players is timed
     # and reported, and both sides must set every hand and settle every round alike.
-    import chinese_poker as cp
     from chinese_poker import _core
 
-    package = str(Path(cp.__file__).resolve().parent.parent)
-    out = _run(
-        str(BENCHES / "compare_boundary.py"),
-        "--ref-path",
-        package,
-        "--hands",
-        "30",
-        "--calls",
-        "3",
-        "--settle-calls",
-        "5",
-        "--repeats",
-        "1",
-        "--rounds",
-        "1",
+    out = _against_itself(
+        "compare_boundary.py", "--hands 30 --calls 3 --settle-calls 5 --repeats 1 --rounds 1"
     )
     for preset in _core.PRESET_NAMES:
         for measure, sizes in (

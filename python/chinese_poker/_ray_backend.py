@@ -29,12 +29,14 @@ def _shard(
     rs: RuleSet,
     pols: Sequence[object],
     seed: int,
-    first: int,
-    count: int,
+    span: tuple[int, int],
     threads: int | None,
     directory: str | None,
     run: str,
 ) -> Any:
+    """One Ray task: the rounds of ``span`` (first, count), written as parts of the run's
+    directory when there is one."""
+    first, count = span
     sink = None
     if directory is not None:
         path = Path(directory)
@@ -99,7 +101,7 @@ def play_shards(
     interrupted = False
     try:
         for first, count in split(todo, shards.__index__()):
-            ref = remote.remote(rs, list(pols), seed, first, count, threads, directory, run)
+            ref = remote.remote(rs, list(pols), seed, (first, count), threads, directory, run)
             pending[ref] = count
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)

@@ -112,6 +112,15 @@ def _axes(ax: Axes | None) -> Axes:
     return _figure()[1][0] if ax is None else ax
 
 
+def _labelled(ax: Axes, x: str, y: str, title: str) -> Axes:
+    """``ax`` with its axis labels, title and legend: how every plot here ends."""
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+    return ax
+
+
 def _columns(sim: Simulation, names: Sequence[str]) -> dict[str, npt.NDArray[Any]]:
     """The columns a plot needs, from memory or read back from the run's Parquet file."""
     if sim.columns is not None:
@@ -164,11 +173,9 @@ def points_distribution(sim: Simulation, ax: Axes | None = None) -> Axes:
             label=f"P{s} {_short(sim.policies[s])}  mean {points[:, s].mean():+.2f}",
         )
     ax.axvline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel("points per round")
-    ax.set_ylabel("rounds")
-    ax.set_title(f"Points per round ({sim.rules}, {sim.rounds:,} rounds)")
-    ax.legend(fontsize="small")
-    return ax
+    return _labelled(
+        ax, "points per round", "rounds", f"Points per round ({sim.rules}, {sim.rounds:,} rounds)"
+    )
 
 
 def _categories(raw: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
@@ -272,11 +279,9 @@ def compare_rules(a: Simulation, b: Simulation, ax: Axes | None = None) -> Axes:
             density=True,
             label=f"{sim.rules}: mean |points| {np.abs(pts).mean():.2f}, sd {pts.std():.2f}",
         )
-    ax.set_xlabel("points per round and seat")
-    ax.set_ylabel("share of rounds")
-    ax.set_title(f"Payoffs: {a.rules} vs {b.rules}")
-    ax.legend(fontsize="small")
-    return ax
+    return _labelled(
+        ax, "points per round and seat", "share of rounds", f"Payoffs: {a.rules} vs {b.rules}"
+    )
 
 
 def duel_edges(result: DuelResult, ax: Axes | None = None) -> Axes:
@@ -299,11 +304,12 @@ def duel_edges(result: DuelResult, ax: Axes | None = None) -> Axes:
     ax.plot(n, mean, label=f"edge of {_short(result.a)} over {_short(result.b)}")
     ax.fill_between(n, mean - half, mean + half, alpha=0.25, label="95% interval")
     ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel("deals")
-    ax.set_ylabel("points per hand")
-    ax.set_title(f"Duel ({result.rules}, {result.players} players): {result.edge:+.3f}")
-    ax.legend(fontsize="small")
-    return ax
+    return _labelled(
+        ax,
+        "deals",
+        "points per hand",
+        f"Duel ({result.rules}, {result.players} players): {result.edge:+.3f}",
+    )
 
 
 def report(sim: Simulation, compare: Simulation | None = None) -> Figure:
