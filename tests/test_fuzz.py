@@ -956,6 +956,66 @@ def test_fuzz_cli_settle(seats: list[str], rules: list[str], extra: list[str]) -
     assert "internal error" not in err.getvalue()
 
 
+ROUNDS = st.one_of(
+    st.integers(-1, 5), st.sampled_from([2**70, 1.5, float("nan"), True, np.int64(3), "3", None])
+)
+
+
+@examples(40)
+@given(ROUNDS, st.integers(1, 5), st.one_of(st.none(), st.lists(POLICY_VALUES, max_size=5)))
+def test_fuzz_simulate(rounds_: object, players: int, policies: object) -> None:
+    """Any rounds, table size and policies: the package's error, or every round played once,
+    zero-sum, with no fouled setting (maceplay refuses fouls, so no policy can play one)."""
+    run = attempt(
+        lambda: cp.simulate(
+            rounds_,  # type: ignore[arg-type]
+            players,
+            "maceplay",
+            seed=3,
+            policies=policies,  # type: ignore[arg-type]
+            progress=False,
+        ),
+        DATA_ONLY,
+    )
+    if run is None:
+        return
+    assert run.columns is not None and run.rounds == int(rounds_)  # type: ignore[call-overload]
+    rounds_seen = run.columns["round"].reshape(-1, players)
+    assert (rounds_seen == np.arange(run.rounds)[:, None]).all(), "a round lost or played twice"
+    assert (run.columns["points"].reshape(-1, players).sum(axis=1) == 0).all()
+    assert (run.columns["status"] != _core.STATUS_NAMES.index("fouled")).all()
+
+
+RUN_WORDS = st.lists(
+    st.sampled_from(
+        ["--rounds", "--deals", "--players", "--policy", "--seed", "--threads", "--json"]
+        + ["0", "1", "3", "5", "-1", "1.5", "2**40", "table", "greedy,random", "x", ""]
+    ),
+    max_size=6,
+)
+
+
+@examples(40)
+@given(st.sampled_from([["simulate"], ["duel", "greedy", "random"]]), RUN_WORDS)
+def test_fuzz_cli_simulate_and_duel(command: list[str], words: list[str]) -> None:
+    """The CLI's simulate and duel in-process: a result, or one line and exit 2, never a
+    traceback."""
+    import contextlib
+
+    from chinese_poker.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([*command, "--no-progress", *words])
+        except SystemExit as e:  # argparse's own errors
+            code = e.code  # type: ignore[assignment]
+    assert code in (0, 2), (command, words, err.getvalue())
+    if code == 2:
+        assert len(err.getvalue().strip().splitlines()) == 1, err.getvalue()
+    assert "internal error" not in err.getvalue()
+
+
 # -- a Table as a state machine: saved and restored at any point, it plays on identically ------
 
 
