@@ -36,7 +36,6 @@ from pathlib import Path
 import httpx
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
 RULES, PLAYERS = "maceplay", 4
 
 
@@ -50,7 +49,6 @@ def hands_text(n: int, seed: int) -> list[str]:
 def env() -> dict[str, str]:
     out = dict(os.environ)
     out.pop("CHINESE_POKER_TOKEN", None)
-    out["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), out.get("PYTHONPATH")]))
     return out
 
 

@@ -10,18 +10,13 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import httpx
-
-PYTHON_DIR = Path(__file__).resolve().parents[1] / "python"
 
 
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("CHINESE_POKER_TOKEN", None)
-    # the sources under test, wherever the package is installed
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PYTHON_DIR), env.get("PYTHONPATH")]))
     env.update(extra or {})
     return env
 

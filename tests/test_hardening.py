@@ -400,3 +400,13 @@ def test_cli_count_help_states_the_check() -> None:
     assert f"{max_deals:,}" in " ".join(train.split())
     over = _cli("tables", "train", "--deals", str(max_deals + 1))
     assert over.returncode == 2 and f"{max_deals:,}" in over.stderr.decode()
+
+
+@pytest.mark.parametrize("hand", [5, None, 1.5, object()])
+def test_a_hand_that_is_no_cards_is_a_type_error(hand: object) -> None:
+    """Anything that is not text, a CardSet or an iterable of cards: the package's type error,
+    never Python's own "object is not iterable"."""
+    with pytest.raises(InvalidTypeError, match="expected str, CardSet or an iterable of cards"):
+        cp.Solver("maceplay", 4).solve(hand)  # type: ignore[arg-type]
+    with pytest.raises(InvalidTypeError, match="expected str, CardSet or an iterable of cards"):
+        cp.solve(hand)  # type: ignore[arg-type]

@@ -302,17 +302,21 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(set) = obj.cast::<PyCardSet>() {
         return Ok(set.get().0.cards_desc());
     }
-    if is_bytes_like(obj) {
-        return Err(super::errors::InvalidTypeError::new_err(format!(
+    let not_cards = || {
+        super::errors::InvalidTypeError::new_err(format!(
             "cards: expected str, CardSet or an iterable of cards, got {}{}",
             type_name(obj),
             bytes_hint(obj)
-        )));
+        ))
+    };
+    if is_bytes_like(obj) {
+        return Err(not_cards());
     }
+    let items = obj.try_iter().map_err(|_| not_cards())?;
     let mut cards = Vec::new();
     let mut seen = CardSet::EMPTY;
     // checked as the items arrive, so an endless iterator stops at its first repeat
-    for (i, item) in obj.try_iter()?.enumerate() {
+    for (i, item) in items.enumerate() {
         let c = extract_card(&item?, i + 1)?;
         if seen.contains(c) {
             cards.push(c);
