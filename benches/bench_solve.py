@@ -78,3 +78,28 @@ def bench_solve_per_call(benchmark: Any, record: Any, make_hands: Any) -> None:
     record(benchmark, "solve() per call, TableEV", CALL_HANDS, "solve")
     batch = cp.solve_batch(np.array(hands, dtype=np.uint8), RULES, 4, threads=1)
     assert [s.value for s in sols] == pytest.approx(list(batch.values))
+
+
+ONE_HAND_WAYS = {
+    "Solver.solve": lambda bot, h: bot.solve(h).value,
+    "Solver.solve_batch(1 hand, threads=1)": lambda bot, h: bot.solve_batch(
+        h[None], threads=1
+    ).values[0],
+    "Solver.solve_batch(1 hand, threads=None)": lambda bot, h: bot.solve_batch(h[None]).values[0],
+}
+
+
+@pytest.mark.parametrize("way", list(ONE_HAND_WAYS))
+def bench_one_hand_at_a_time(benchmark: Any, record: Any, make_hands: Any, way: str) -> None:
+    """A bot's call for each hand as it comes (docs/guide/solve.md names the fastest way)."""
+    benchmark.group = "one hand at a time"
+    hands = make_hands(CALL_HANDS, 13, 9)
+    bot = cp.Solver(RULES, 4)
+    solve = ONE_HAND_WAYS[way]
+
+    def run() -> list[float]:
+        return [solve(bot, h) for h in hands]
+
+    values = benchmark(run)
+    record(benchmark, f"one hand at a time: {way}", CALL_HANDS, "solve")
+    assert values == pytest.approx(list(bot.solve_batch(hands, threads=1).values))

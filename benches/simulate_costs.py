@@ -4,7 +4,10 @@
    one settlement in Rust (``settle_batch``), on the same hands, one thread each.
 2. Two threads against one.
 3. Writing the rows to a simulation directory (Parquet parts) against keeping them.
-4. Optionally (``--memory``), the peak memory of a long run streamed to Parquet, sampled as it
+4. A Python policy's overhead: a seat played by a Python callable that replays the table
+   policy's own decisions (so the results are identical, and asserted so), in a simulation and
+   in a duel, against the built-in policy at that seat.
+5. Optionally (``--memory``), the peak memory of a long run streamed to Parquet, sampled as it
    runs, to show that it stays flat.
 
 Each figure is the median of ``--repeats`` interleaved runs; only ratios are comparable across
@@ -81,6 +84,56 @@ def round_costs(rounds: int, repeats: int) -> dict[str, float]:
     }
 
 
+def replay_policy(rounds: int, players: int, seed: int) -> Callable[[np.ndarray], object]:
+    """A Python policy that plays the table policy's decision for every hand of the run's
+    deals: only the Python path's own cost is left to measure."""
+    hands = cp.deal(rounds, players, seed=seed).reshape(-1, 13)
+    batch = cp.solve_batch(hands, RULES, players=players, threads=1)
+    book = {h.tobytes(): batch.decision(i) for i, h in enumerate(hands)}
+    return lambda hand: book[hand.tobytes()]
+
+
+def python_policy_costs(rounds: int, repeats: int) -> dict[str, float]:
+    table = cp.TableEV()
+    replay = replay_policy(rounds, 4, 1)
+    both = cp.simulate(rounds, 4, RULES, seed=1, threads=1, progress=False)
+    mixed = cp.simulate(rounds, 4, RULES, [table] * 3 + [replay], seed=1, threads=1, progress=False)
+    assert both.columns is not None and mixed.columns is not None
+    assert np.array_equal(both.columns["points"], mixed.columns["points"])
+    duel_replay = replay_policy(rounds, 2, 1)
+    plain = cp.duel(table, table, rounds, RULES, seed=1, threads=1, progress=False)
+    replayed = cp.duel(table, duel_replay, rounds, RULES, seed=1, threads=1, progress=False)
+    assert np.array_equal(plain.edges, replayed.edges) and replayed.same_share == 1
+    t = _medians(
+        {
+            "built_in": lambda: cp.simulate(rounds, 4, RULES, seed=1, threads=1, progress=False),
+            "python_seat": lambda: cp.simulate(
+                rounds, 4, RULES, [table] * 3 + [replay], seed=1, threads=1, progress=False
+            ),
+            "solve_batch": lambda: cp.solve_batch(
+                cp.deal(rounds, 4, seed=1).reshape(-1, 13), RULES, 4, threads=1
+            ),
+            "duel_built_in": lambda: cp.duel(
+                table, table, rounds, RULES, seed=1, threads=1, progress=False
+            ),
+            "duel_python": lambda: cp.duel(
+                table, duel_replay, rounds, RULES, seed=1, threads=1, progress=False
+            ),
+        },
+        repeats,
+    )
+    us = {k: v / rounds * 1e6 for k, v in t.items()}
+    # the Python seat skips its solve: add it back to see what the Python path itself costs
+    return {
+        "simulate, 4 table seats µs/round": us["built_in"],
+        "simulate, 1 Python seat µs/round": us["python_seat"],
+        "Python seat overhead µs/hand": us["python_seat"] - us["built_in"] + us["solve_batch"] / 4,
+        "duel table vs table µs/deal": us["duel_built_in"],
+        "duel table vs Python µs/deal": us["duel_python"],
+        "duel Python / built-in": t["duel_python"] / t["duel_built_in"],
+    }
+
+
 def memory_profile(rounds: int) -> list[tuple[float, float]]:
     """(seconds, resident MiB) samples, once a second, of a long run streamed to Parquet."""
     samples: list[tuple[float, float]] = []
@@ -116,7 +169,11 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--memory", type=int, default=0, help="rounds of the memory run (0: skip)")
     args = ap.parse_args()
-    for name, value in round_costs(args.rounds, args.repeats).items():
+    costs = {
+        **round_costs(args.rounds, args.repeats),
+        **python_policy_costs(args.rounds, args.repeats),
+    }
+    for name, value in costs.items():
         print(f"{name:<34} {value:10.3f}")
     if args.memory:
         samples = memory_profile(args.memory)

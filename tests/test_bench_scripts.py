@@ -49,7 +49,13 @@ def _against_itself(script: str, options: str) -> str:
 
 def test_simulate_costs_prints_its_ratios() -> None:
     out = _run(str(BENCHES / "simulate_costs.py"), "--rounds", "40", "--repeats", "1")
-    for line in ("round / (4 solves + settle)", "2 threads speed-up", "Parquet streaming"):
+    for line in (
+        "round / (4 solves + settle)",
+        "2 threads speed-up",
+        "Parquet streaming",
+        "Python seat overhead",
+        "duel Python / built-in",
+    ):
         assert line in out
 
 

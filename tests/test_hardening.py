@@ -71,9 +71,9 @@ DECISIONS = [tuple(r.split(" / ")) for r in ROUND]
         ),  # type: ignore[arg-type]
         (
             lambda: cp.duel(cp.Greedy(), lambda h: None, deals=2, progress=False),
-            InvalidArgumentError,
+            InvalidDecisionError,
             "policy_b",
-            "built-in",
+            "got NoneType",
         ),
         (lambda: cp.TableEV(b"x.npz"), InvalidTypeError, "tables", "got bytes"),  # type: ignore[arg-type]
         (lambda: cp.TableEV("a\0b"), InvalidArgumentError, "tables", "NUL"),

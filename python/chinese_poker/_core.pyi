@@ -41,6 +41,7 @@ NATURAL_NAMES: tuple[str, ...]
 NO_NATURAL: int
 ROW_NAMES: tuple[str, ...]
 PRESET_NAMES: tuple[str, ...]
+DEFAULT_PRESET: str
 RULE_FIELDS: tuple[str, ...]
 TEXT_FIELDS: tuple[str, ...]
 CHOICES: dict[str, tuple[str, ...]]
@@ -401,6 +402,7 @@ MAX_THREADS: int
 MIN_SAMPLES: int
 MAX_SAMPLES: int
 MAX_CANDIDATES: int
+MAX_TIME_LIMIT: float
 MC_SAMPLES: int
 MC_CONFIDENCE: float
 MC_CANDIDATES: int
@@ -440,12 +442,16 @@ class _TrainDefaults(TypedDict):
 TRAIN_DEFAULTS: _TrainDefaults
 
 def check_budget(
-    samples: object = None, confidence: object = None, candidates: object = None
+    samples: object = None,
+    confidence: object = None,
+    candidates: object = None,
+    time_limit: object = None,
 ) -> None:
     """Checks a Monte Carlo budget (``None``: the core's default) as ``Objective.monte_carlo``
     does: samples ``MIN_SAMPLES`` to ``MAX_SAMPLES``, confidence 0 or 0.5 to below 1,
-    candidates 0 to ``MAX_CANDIDATES``; raises ``InvalidArgumentError`` (``InvalidTypeError``
-    for a value of the wrong type) with the core's message."""
+    candidates 0 to ``MAX_CANDIDATES``, time_limit above 0 to ``MAX_TIME_LIMIT`` seconds;
+    raises ``InvalidArgumentError`` (``InvalidTypeError`` for a value of the wrong type) with
+    the core's message."""
 
 def evaluate(cards: str | Iterable[Card | str | int] | CardSet, wheel: str = "low") -> HandRank: ...
 def evaluate_batch(
@@ -524,6 +530,7 @@ class Objective:
         threads: object = None,
         confidence: object = None,
         candidates: object = None,
+        time_limit: object = None,
     ) -> Objective: ...
     @property
     def name(self) -> str: ...
@@ -597,6 +604,12 @@ def duel_chunk(
     seed: int,
     first: int,
     count: int,
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint8]]: ...
+def duel_decided(
+    rules: Rules,
+    a: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]],
+    b: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]],
     threads: int | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint8]]: ...
 def decision_codes(

@@ -88,7 +88,14 @@ def _policy_hand(hand: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return mine
 
 
-def _chunk_columns(
+Decisions = tuple[
+    npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.float64]
+]
+"""Every seat's decisions in rounds of a chunk: settings (R, P, 13), choices and naturals
+(R, P) as the core codes them, and the policies' estimated values (R, P)."""
+
+
+def decide_chunk(
     rules: RuleSet,
     specs: Sequence[tuple[Any, ...] | None],
     policies: Sequence[object],
@@ -96,16 +103,17 @@ def _chunk_columns(
     first: int,
     count: int,
     threads: int | None,
-) -> dict[str, npt.NDArray[Any]]:
+    hands: npt.NDArray[np.uint8],
+) -> Decisions:
+    """The decisions of ``policies`` (one a seat; ``specs`` their core forms, ``None`` for a
+    Python callable) in rounds ``first..first + count`` dealt ``hands``: built-in seats in the
+    core, Python ones here, hand by hand."""
     compiled = rules.compiled
-    if all(s is not None for s in specs):
-        return dict(_core.simulate_chunk(compiled, list(specs), seed, first, count, threads))
     players = len(specs)
     settings = np.zeros((count, players, 13), dtype=np.uint8)
     choices = np.zeros((count, players), dtype=np.uint8)
     naturals = np.full((count, players), NO_NATURAL, dtype=np.uint8)
     values = np.full((count, players), np.nan)
-    hands = _core.deal(count, players, seed, first)
     for seat, (spec, policy) in enumerate(zip(specs, policies, strict=True)):
         if spec is not None:
             k, c, n, v = _core.decide_seat(
@@ -120,6 +128,26 @@ def _chunk_columns(
             hand = _policy_hand(hands[r, seat])
             codes, choice, natural = _core.decision_codes(fn(hand), seat, hands[r, seat])
             settings[r, seat], choices[r, seat], naturals[r, seat] = codes, choice, natural
+    return settings, choices, naturals, values
+
+
+def _chunk_columns(
+    rules: RuleSet,
+    specs: Sequence[tuple[Any, ...] | None],
+    policies: Sequence[object],
+    seed: int,
+    first: int,
+    count: int,
+    threads: int | None,
+) -> dict[str, npt.NDArray[Any]]:
+    compiled = rules.compiled
+    if all(s is not None for s in specs):
+        return dict(_core.simulate_chunk(compiled, list(specs), seed, first, count, threads))
+    players = len(specs)
+    hands = _core.deal(count, players, seed, first)
+    settings, choices, naturals, values = decide_chunk(
+        rules, specs, policies, seed, first, count, threads, hands
+    )
     # the core records the dealt hands (and a surrender's setting) as a simulation does
     cols = dict(_core.settle_rounds(compiled, settings, choices, naturals, threads, hands))
     # the round numbers and the policies' estimates, which array settlement cannot know

@@ -1,18 +1,21 @@
-"""Duplicate duels of two built-in policies: every deal replayed with the seats rotated so that
-policy A holds each hand once, which cancels the luck of the deal; A's edge in points per hand
-with its paired interval, computed by the core."""
+"""Duplicate duels of two policies: every deal replayed with the seats rotated so that policy A
+holds each hand once, which cancels the luck of the deal; A's edge in points per hand with its
+paired interval, computed by the core. Two built-in policies play entirely in the core; a
+Python callable decides its hands here and the core scores the rotations."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _args, _core
-from ._runner import _chunks, _Progress
+from ._runner import _chunks, _Progress, decide_chunk
 from .display import Shown
-from .exceptions import InvalidArgumentError
+from .exceptions import InvalidDecisionError
 from .policies import PolicyLike, _policy_name, _spec
 from .rules import RuleSet, _rule_set
 
@@ -40,6 +43,32 @@ class DuelResult(Shown):
     edges: npt.NDArray[np.float64] = field(repr=False, compare=False)
 
 
+def _mixed_chunk(
+    rs: RuleSet,
+    players: int,
+    specs: Sequence[tuple[Any, ...] | None],
+    policies: Sequence[object],
+    seed: int,
+    first: int,
+    count: int,
+    threads: int | None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint8]]:
+    """Deals ``first..first + count`` of a duel with a Python policy: both policies decide every
+    seat's hand (the built-in one in the core, with the seeds ``duel_chunk`` gives it), then
+    the core scores the rotations."""
+    hands = _core.deal(count, players, seed, first)
+    sides = []
+    for name, spec, policy in zip(("policy_a", "policy_b"), specs, policies, strict=True):
+        try:
+            decided = decide_chunk(
+                rs, [spec] * players, [policy] * players, seed, first, count, threads, hands
+            )
+        except InvalidDecisionError as e:
+            raise _args.arg_error(InvalidDecisionError, name, str(e)) from None
+        sides.append(decided[:3])
+    return _core.duel_decided(rs.compiled, sides[0], sides[1], threads)
+
+
 def duel(
     policy_a: PolicyLike,
     policy_b: PolicyLike,
@@ -50,9 +79,12 @@ def duel(
     threads: int | None = None,
     progress: bool = True,
 ) -> DuelResult:
-    """Duplicate duel of two built-in policies: every deal is replayed with the seats rotated
-    so that A holds each hand once (heads-up: A and B swap; at 3–4 players one seat plays A and
-    the others B). Ctrl-C stops it and reports the deals done."""
+    """Duplicate duel of two policies: every deal is replayed with the seats rotated so that A
+    holds each hand once (heads-up: A and B swap; at 3–4 players one seat plays A and the
+    others B). Either policy may be a built-in one or a Python callable ``hand -> decision``
+    (as in :func:`~chinese_poker.simulate`: it is given a read-only array of the 13 codes and
+    its answer is checked against them); the same deals, decisions and scores whichever.
+    Ctrl-C stops it and reports the deals done."""
     deals = _args.rounds("deals", deals, low=1)
     players = _args.players("players", players)
     seed = _args.seed("seed", seed)
@@ -62,23 +94,20 @@ def duel(
         _spec(p, rs, players, s, name)
         for s, (name, p) in enumerate((("policy_a", policy_a), ("policy_b", policy_b)))
     ]
-    for name, spec in zip(("policy_a", "policy_b"), specs, strict=True):
-        if spec is None:
-            raise _args.arg_error(
-                InvalidArgumentError,
-                name,
-                "expected a built-in policy (TableEV, MonteCarlo, Greedy, RandomLegal): a duel "
-                "replays deals in Rust, not Python callables",
-            )
     edges: list[npt.NDArray[np.float64]] = []
     same: list[npt.NDArray[np.uint8]] = []
     interrupted = False
     bar = _Progress(deals, "deal", progress)
     try:
         for first, count in _chunks(deals):
-            e, s = _core.duel_chunk(
-                rs.compiled, players, specs[0], specs[1], seed, first, count, threads
-            )
+            if specs[0] is not None and specs[1] is not None:
+                e, s = _core.duel_chunk(
+                    rs.compiled, players, specs[0], specs[1], seed, first, count, threads
+                )
+            else:
+                e, s = _mixed_chunk(
+                    rs, players, specs, (policy_a, policy_b), seed, first, count, threads
+                )
             edges.append(e)
             same.append(s)
             bar.update(count)

@@ -756,9 +756,10 @@ globals().update({name.upper(): rules for name, rules in PRESETS.items()})
 
 
 def _rule_set(rules: RuleSet | str | None) -> RuleSet:
-    """The rule set an API argument names: a RuleSet, a preset name or None (the defaults)."""
+    """The rule set an API argument names: a RuleSet, a preset name or None (the default
+    preset, ``_core.DEFAULT_PRESET``, as on the command line)."""
     if rules is None:
-        return RuleSet()
+        return RuleSet.preset(_core.DEFAULT_PRESET)
     if isinstance(rules, str):
         return RuleSet.preset(rules)
     if isinstance(rules, RuleSet):

@@ -244,8 +244,9 @@ def simulate(
     overwrite: bool = False,
 ) -> Simulation:
     """Plays ``rounds`` rounds of self-play at a table of ``players`` under ``rules`` (a
-    :class:`RuleSet`, a preset name or ``None`` for the plain defaults), ``policies[s]`` at
-    seat ``s`` (default: :class:`TableEV` everywhere), and settles each round exactly.
+    :class:`RuleSet`, a preset name or ``None`` for the default preset, ``maceplay``),
+    ``policies[s]`` at seat ``s`` (default: :class:`TableEV` everywhere), and settles each
+    round exactly.
 
     ``threads``: Rust threads (``None``: all cores); results never depend on it. ``progress``:
     a progress bar with rounds/s and an ETA. Ctrl-C stops the run within about a second and

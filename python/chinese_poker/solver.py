@@ -273,24 +273,30 @@ class MonteCarlo:
     surrenders included); every candidate is scored on the same deals. The table objective's
     best ``candidates`` plays are raced against its choice: a play is dropped once the samples
     show it worse at ``confidence``, sampling stops as soon as one play is left (or after
-    ``samples``), and the table's choice is replaced only by a play that beats it at
-    ``confidence`` (docs/architecture.md, "Monte Carlo"). ``confidence=0`` samples every
-    candidate ``samples`` times and plays the best mean; ``candidates=0`` races the whole
-    frontier. Deterministic for a ``seed`` whatever ``threads``.
+    ``samples``, or ``time_limit``), and the table's choice is replaced only by a play that
+    beats it at ``confidence`` (docs/architecture.md, "Monte Carlo"). ``confidence=0`` samples
+    every candidate ``samples`` times and plays the best mean; ``candidates=0`` races the whole
+    frontier. Deterministic for a ``seed`` whatever ``threads``, unless ``time_limit`` is set.
 
-    ``samples``: 2 to ``MAX_SAMPLES`` (10⁷), the most drawn; ``confidence``: 0, or at least 0.5
-    and below 1; ``seed``: 0 to 2⁶⁴ − 1; ``threads``: ``None`` (all cores) or 1 to
-    ``MAX_THREADS``. Ctrl-C interrupts a long run (``KeyboardInterrupt``)."""
+    ``samples``: 2 to ``MAX_SAMPLES`` (10⁷), the most drawn (``None``: ``MC_SAMPLES``, 1,000,
+    or ``MAX_SAMPLES`` with a ``time_limit``, so that the clock decides); ``time_limit``:
+    seconds of sampling per solve, above 0 and at most ``MAX_TIME_LIMIT`` (a day), checked
+    every 128 samples (``Solution.samples`` says how many were drawn; the result then depends
+    on the machine's speed and load, so use ``samples`` where runs must repeat);
+    ``confidence``: 0, or at least 0.5 and below 1; ``seed``: 0 to 2⁶⁴ − 1; ``threads``:
+    ``None`` (all cores) or 1 to ``MAX_THREADS``. Ctrl-C interrupts a long run
+    (``KeyboardInterrupt``)."""
 
-    samples: int = _core.MC_SAMPLES
+    samples: int | None = None
     seed: int = 0
     opponent_policy: TableEV = field(default_factory=TableEV)
     threads: int | None = None
     confidence: float = _core.MC_CONFIDENCE
     candidates: int = _core.MC_CANDIDATES
+    time_limit: float | None = None
 
     def __post_init__(self) -> None:
-        _core.check_budget(self.samples, self.confidence, self.candidates)
+        _core.check_budget(self.samples, self.confidence, self.candidates, self.time_limit)
         _seed("seed", self.seed)
         _threads("threads", self.threads)
         if not isinstance(self.opponent_policy, TableEV):
@@ -302,7 +308,13 @@ class MonteCarlo:
     def compiled(self, table: _core.TableEv) -> _core.Objective:
         """The core objective, its opponents decided by ``table``."""
         return _core.Objective.monte_carlo(
-            table, self.samples, self.seed, self.threads, self.confidence, self.candidates
+            table,
+            self.samples,
+            self.seed,
+            self.threads,
+            self.confidence,
+            self.candidates,
+            self.time_limit,
         )
 
 
@@ -316,8 +328,9 @@ class Solver:
     """A solver fixed once to a rule set, table size, objective and tables, for callers that
     solve hand after hand (a bot): each :meth:`solve` goes straight to the core.
 
-    ``rules``: a :class:`RuleSet`, a preset name or ``None`` (plain default rules); ``players``:
-    the table size, 2 to 4 (for :class:`BestResponse`, one more than the opponents given);
+    ``rules``: a :class:`RuleSet`, a preset name or ``None`` (the default preset,
+    ``maceplay``); ``players``: the table size, 2 to 4 (for :class:`BestResponse`, one more
+    than the opponents given);
     ``objective``: default :class:`TableEV`; ``tables``: a tables file for the table objective
     (or Monte Carlo's opponent policy) where the objective does not name one.
 
@@ -458,7 +471,7 @@ def solve(
     top_k: int = 5,
 ) -> Solution:
     """The best decision for 13 cards under ``rules`` (a :class:`RuleSet`, a preset name, or
-    ``None`` for the plain default rules) at a table of ``players``, for ``objective``
+    ``None`` for the default preset, ``maceplay``) at a table of ``players``, for ``objective``
     (default :class:`TableEV`). ``top_k``: how many best plays to list (≥ 1).
 
     The same as ``Solver(rules, players, objective).solve(hand, top_k)``; solvers are cached,

@@ -170,6 +170,7 @@ fn main() {
                 samples: 1000,
                 confidence: 0.0,
                 candidates: 0,
+                time_limit: None,
             },
         ),
         ("raced (default budget)", Budget::default()),

@@ -134,6 +134,10 @@ pub const PRESET_NAMES: [&str; PRESETS.len()] = {
     out
 };
 
+/// The rule set every surface plays when none is named (the Python API's `rules=None`, the
+/// CLI's `--rules` default, the server's): the first preset, the fullest of the common systems.
+pub const DEFAULT_PRESET: &str = PRESETS[0].name;
+
 /// The preset called `name`.
 pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)

@@ -43,8 +43,8 @@ mod _core {
     use super::score::{find_naturals, fouled_setting, read_bankrolls, settle};
     #[pymodule_export]
     use super::sim::{
-        deal, decide_seat, decision_codes, duel_chunk, duel_summary, settle_rounds, simulate_chunk,
-        PySeatTally,
+        deal, decide_seat, decision_codes, duel_chunk, duel_decided, duel_summary, settle_rounds,
+        simulate_chunk, PySeatTally,
     };
     #[pymodule_export]
     use super::solve::{
@@ -71,6 +71,7 @@ mod _core {
         m.add("MIN_SAMPLES", chinese_poker::solve::MIN_SAMPLES)?;
         m.add("MAX_SAMPLES", chinese_poker::solve::MAX_SAMPLES)?;
         m.add("MAX_CANDIDATES", chinese_poker::solve::MAX_CANDIDATES)?;
+        m.add("MAX_TIME_LIMIT", chinese_poker::solve::MAX_TIME_LIMIT)?;
         let budget = chinese_poker::solve::Budget::default();
         m.add("MC_SAMPLES", budget.samples)?;
         m.add("MC_CONFIDENCE", budget.confidence)?;

@@ -187,6 +187,7 @@ pub fn add_names(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("ROW_NAMES", tuple(Row::ALL.map(Row::name).to_vec())?)?;
     m.add("PRESET_NAMES", tuple(PRESET_NAMES.to_vec())?)?;
+    m.add("DEFAULT_PRESET", presets::DEFAULT_PRESET)?;
     m.add("RULE_FIELDS", tuple(schema::RULE_FIELDS.to_vec())?)?;
     m.add("TEXT_FIELDS", tuple(schema::TEXT_FIELDS.to_vec())?)?;
     let choices = PyDict::new(py);

@@ -170,6 +170,91 @@ pub fn duel_chunk<'py>(
     ))
 }
 
+/// One policy's decisions at every seat of a chunk of deals, as `decide_seat` and
+/// `decision_codes` give them: settings (D, P, 13), choices and naturals (D, P), uint8.
+type DecisionArrays<'py> = (
+    PyReadonlyArray3<'py, u8>,
+    PyReadonlyArray2<'py, u8>,
+    PyReadonlyArray2<'py, u8>,
+);
+
+/// The decisions of one side of a duel (`name`: "a" or "b") as the core's, checked.
+fn duel_side(name: &str, arrays: &DecisionArrays<'_>) -> PyResult<(Vec<sim::Decided>, [usize; 2])> {
+    let (settings, choices, naturals) = arrays;
+    let shape = settings.shape();
+    let (deals, players) = (shape[0], shape[1]);
+    if shape[2] != 13 || choices.shape() != [deals, players] || naturals.shape() != [deals, players]
+    {
+        return Err(py_err(Error::InvalidShape {
+            what: format!("duel decisions of {name}"),
+            expected: "settings (D, P, 13), choices and naturals (D, P)".into(),
+            got: format!(
+                "settings {:?}, choices {:?}, naturals {:?}",
+                shape,
+                choices.shape(),
+                naturals.shape()
+            ),
+        }));
+    }
+    let codes = settings.as_array().iter().copied().collect::<Vec<u8>>();
+    let decided = choices
+        .as_array()
+        .iter()
+        .zip(naturals.as_array().iter())
+        .enumerate()
+        .map(|(i, (&c, &n))| {
+            let choice = chinese_poker::solve::Choice::from_codes(c, n).map_err(|reason| {
+                py_err(Error::InvalidDecision {
+                    player: i % players,
+                    reason: format!("{name}, deal {}: {reason}", i / players),
+                })
+            })?;
+            Ok(sim::Decided {
+                choice,
+                codes: codes[13 * i..13 * i + 13].try_into().expect("13"),
+                value: f64::NAN,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((decided, [deals, players]))
+}
+
+/// A duel's deals from decisions made elsewhere (a Python policy's, and a built-in one's from
+/// `decide_seat`): each side's (settings, choices, naturals) at every seat of the same dealt
+/// deals. The per-deal edge of A over B and the hands set identically, as `duel_chunk`.
+#[pyfunction]
+#[pyo3(signature = (rules, a, b, threads = None))]
+pub fn duel_decided<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyRules>,
+    a: DecisionArrays<'py>,
+    b: DecisionArrays<'py>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Arr1<'py, f64>, Arr1<'py, u8>)> {
+    let threads = crate::args::threads_arg(threads)?;
+    let (da, shape_a) = duel_side("a", &a)?;
+    let (db, shape_b) = duel_side("b", &b)?;
+    if shape_a != shape_b {
+        return Err(py_err(Error::InvalidShape {
+            what: "duel decisions".into(),
+            expected: format!("b shaped as a, {shape_a:?}"),
+            got: format!("{shape_b:?}"),
+        }));
+    }
+    let r = &rules.get().0;
+    let deals = py
+        .detach(|| {
+            chinese_poker::parallel::with_threads(threads, || {
+                sim::duel_decided(r, shape_a[1], &da, &db)
+            })
+        })
+        .py()?;
+    Ok((
+        PyArray1::from_vec(py, deals.edge),
+        PyArray1::from_vec(py, deals.same),
+    ))
+}
+
 /// Settles rounds given as arrays: `settings` (R, P, 13) uint8 front/middle/back codes,
 /// `choices` and `naturals` (R, P) uint8, and optionally the dealt `hands` (R, P, 13): the
 /// `hand` column, and a surrender's `setting`, as a simulation records them. Returns the

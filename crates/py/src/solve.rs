@@ -257,18 +257,21 @@ impl PyObjective {
         Ok(PyObjective(Objective::BestResponse(opps)))
     }
     /// Mean score over at most `samples` sampled deals, opponents decided by the table policy,
-    /// raced over the table's best `candidates` plays at `confidence` (`Budget`).
+    /// raced over the table's best `candidates` plays at `confidence`, stopped after
+    /// `time_limit` seconds if given (`Budget`; `None`: the core's default).
     #[staticmethod]
-    #[pyo3(signature = (table, samples, seed, threads = None, confidence = None, candidates = None))]
+    #[pyo3(signature = (table, samples, seed, threads = None, confidence = None, candidates = None, time_limit = None))]
+    #[allow(clippy::too_many_arguments)]
     fn monte_carlo(
         table: &Bound<'_, PyTableEv>,
-        samples: &Bound<'_, PyAny>,
+        samples: Option<&Bound<'_, PyAny>>,
         seed: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
         confidence: Option<&Bound<'_, PyAny>>,
         candidates: Option<&Bound<'_, PyAny>>,
+        time_limit: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let budget = budget_arg(Some(samples), confidence, candidates)?;
+        let budget = budget_arg(samples, confidence, candidates, time_limit)?;
         let seed = crate::args::seed_arg(seed, "seed")?;
         Ok(PyObjective(Objective::MonteCarlo {
             budget,
@@ -486,14 +489,23 @@ fn budget_arg(
     samples: Option<&Bound<'_, PyAny>>,
     confidence: Option<&Bound<'_, PyAny>>,
     candidates: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<core_solve::Budget> {
     let defaults = core_solve::Budget::default();
+    let time_limit = match time_limit.filter(|t| !t.is_none()) {
+        Some(t) => {
+            let seconds = crate::args::number_arg(t, "time_limit")?;
+            core_solve::Budget::check_time_limit(seconds).py()?;
+            Some(std::time::Duration::from_secs_f64(seconds))
+        }
+        None => None,
+    };
     let samples = match samples.filter(|s| !s.is_none()) {
         Some(s) => {
             let (lo, hi) = (core_solve::MIN_SAMPLES, core_solve::MAX_SAMPLES);
             crate::args::int_arg(s, "samples", lo as i128, hi as i128)? as usize
         }
-        None => defaults.samples,
+        None => core_solve::Budget::default_samples(time_limit),
     };
     let confidence = match confidence.filter(|c| !c.is_none()) {
         Some(c) => crate::args::number_arg(c, "confidence")?,
@@ -509,6 +521,7 @@ fn budget_arg(
         samples,
         confidence,
         candidates,
+        time_limit,
     };
     budget.check().py()?;
     Ok(budget)
@@ -517,13 +530,14 @@ fn budget_arg(
 /// Checks a Monte Carlo budget as `Objective.monte_carlo` does, raising the core's message;
 /// `None` stands for the core's default.
 #[pyfunction]
-#[pyo3(signature = (samples = None, confidence = None, candidates = None))]
+#[pyo3(signature = (samples = None, confidence = None, candidates = None, time_limit = None))]
 pub fn check_budget(
     samples: Option<&Bound<'_, PyAny>>,
     confidence: Option<&Bound<'_, PyAny>>,
     candidates: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    budget_arg(samples, confidence, candidates).map(|_| ())
+    budget_arg(samples, confidence, candidates, time_limit).map(|_| ())
 }
 
 /// Trains outcome tables by self-play; returns a dict with the three row distributions (float64

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from .. import _core
-from ._shared import DEFAULT_MC_SAMPLES, EXIT_USAGE, POLICY_NAMES
+from ..exceptions import ChinesePokerError
+from ._shared import EXIT_USAGE, POLICY_NAMES
 
 
 class Parser(argparse.ArgumentParser):
@@ -55,6 +56,21 @@ SAMPLES = int_arg(
     _core.MIN_SAMPLES,
     _core.MAX_SAMPLES,
 )
+
+
+def _time_limit(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    try:
+        _core.check_budget(time_limit=seconds)
+    except ChinesePokerError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return seconds
+
+
+TIME_LIMIT = _time_limit
 PLAYERS = int_arg(
     f"a number of players from {_core.MIN_PLAYERS} to {_core.MAX_PLAYERS}",
     _core.MIN_PLAYERS,
@@ -75,13 +91,14 @@ def add_count(p: argparse.ArgumentParser, what: str, default: int) -> None:
 @dataclass(frozen=True)
 class Shared:
     """The option groups commands share, as argparse parents: ``common`` (``--color``),
-    ``as_json`` (``--json``), ``rules`` (``--rules``) and ``run`` (``--seed``, ``--threads``,
-    ``--samples`` of the mc policy, ``--no-progress``)."""
+    ``as_json`` (``--json``), ``rules`` (``--rules``), ``run`` (``--seed``, ``--threads``,
+    ``--no-progress``) and ``mc`` (``--samples`` and ``--time-limit`` of the mc policy)."""
 
     common: argparse.ArgumentParser
     as_json: argparse.ArgumentParser
     rules: argparse.ArgumentParser
     run: argparse.ArgumentParser
+    mc: argparse.ArgumentParser
 
 
 def shared() -> Shared:
@@ -97,20 +114,30 @@ def shared() -> Shared:
     rules = Parser(add_help=False)
     rules.add_argument(
         "--rules",
-        default=_core.PRESET_NAMES[0],
-        help=f"preset name or rule set file (.toml / .json); default {_core.PRESET_NAMES[0]}",
+        default=_core.DEFAULT_PRESET,
+        help=f"preset name or rule set file (.toml / .json); default {_core.DEFAULT_PRESET}",
     )
     run = Parser(add_help=False)
     run.add_argument("--seed", type=SEED, default=0, help="seed of the deals (default 0)")
     run.add_argument("--threads", type=THREADS, default=None, help="default: all cores")
-    run.add_argument(
+    run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    mc = Parser(add_help=False)
+    mc.add_argument(
         "--samples",
         type=SAMPLES,
-        default=DEFAULT_MC_SAMPLES,
-        help=f"sampled deals per hand of the mc policy (default {DEFAULT_MC_SAMPLES})",
+        default=None,
+        help=f"mc: most sampled deals per hand (default {_core.MC_SAMPLES:,}; with --time-limit "
+        f"{_core.MAX_SAMPLES:,}, so that the clock decides)",
     )
-    run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    return Shared(common, as_json, rules, run)
+    mc.add_argument(
+        "--time-limit",
+        type=TIME_LIMIT,
+        default=None,
+        metavar="SECONDS",
+        help="mc: stop sampling a hand after this many seconds (results then depend on the "
+        "machine's speed)",
+    )
+    return Shared(common, as_json, rules, run, mc)
 
 
 def progress(args: argparse.Namespace) -> bool:

@@ -25,7 +25,6 @@ PROG = "chinese-poker"
 # The CLI's policy names: what `simulate --policy`, `duel A B` and `solve --objective` accept.
 POLICY_NAMES = ("table", "mc", "greedy", "random")
 OBJECTIVE_NAMES = POLICY_NAMES[:2]  # what can value a single hand (the solver's objectives)
-DEFAULT_MC_SAMPLES = 200
 
 
 class CliError(Exception):
@@ -174,15 +173,16 @@ def load_rules(text: str, argument: str = "--rules") -> RuleSet:
     return RuleSet.preset(text)
 
 
-def policy(name: str, samples: int) -> Any:
-    """The policy a CLI policy name stands for (``mc`` drawing ``samples`` deals per hand)."""
+def policy(name: str, samples: int | None, time_limit: float | None) -> Any:
+    """The policy a CLI policy name stands for (``mc`` drawing at most ``samples`` deals per
+    hand, for at most ``time_limit`` seconds; ``None``: the core's defaults)."""
     from ..policies import Greedy, RandomLegal
     from ..solver import MonteCarlo, TableEV
 
     if name == "table":
         return TableEV()
     if name == "mc":
-        return MonteCarlo(samples=samples)
+        return MonteCarlo(samples=samples, time_limit=time_limit)
     if name == "greedy":
         return Greedy()
     return RandomLegal()

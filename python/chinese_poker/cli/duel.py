@@ -20,7 +20,9 @@ from ._shared import POLICY_NAMES, blame, check_plot_file, load_rules, out, out_
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run])
+    p = command(
+        sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run, shared.mc]
+    )
     p.add_argument("a", choices=POLICY_NAMES, metavar="A", help="policy A")
     p.add_argument("b", choices=POLICY_NAMES, metavar="B", help="policy B")
     add_count(p, "deals", 2000)
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> None:
     rules = load_rules(args.rules)
     if args.plot is not None:
         check_plot_file("--plot", args.plot)
-    a, b = (policy(n, args.samples) for n in (args.a, args.b))
+    a, b = (policy(n, args.samples, args.time_limit) for n in (args.a, args.b))
     with blame("--rules"):
         res = duel(
             a,

@@ -58,7 +58,7 @@ def register(sub: Any, shared: Shared) -> None:
     q.add_argument("x", metavar="X", help="preset name or rule set file")
     q.add_argument("y", metavar="Y", help="preset name or rule set file")
     q = command(rules_sub, "new", ACTIONS["new"], [shared.common])
-    q.add_argument("--from", dest="base", default=_core.PRESET_NAMES[0], help="preset or file")
+    q.add_argument("--from", dest="base", default=_core.DEFAULT_PRESET, help="preset or file")
     q.add_argument("--name", default="house", help="the new rule set's name (default house)")
     q.add_argument("--out", default=None, help="write this .toml file instead")
     p.set_defaults(run=run)

@@ -34,7 +34,7 @@ def register(sub: Any, shared: Shared) -> None:
     p.add_argument(
         "--rules",
         default=None,
-        help=f"preset name or rule set file (default {_core.PRESET_NAMES[0]})",
+        help=f"preset name or rule set file (default {_core.DEFAULT_PRESET})",
     )
     p.add_argument(
         "--bankrolls",
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> None:
             f"{type(data['rules']).__name__}",
         )
     else:
-        rules = RuleSet.preset(_core.PRESET_NAMES[0])
+        rules = RuleSet.preset(_core.DEFAULT_PRESET)
     bankrolls = args.bankrolls if args.bankrolls is not None else data.get("bankrolls")
     dealer = args.dealer if args.dealer is not None else data.get("dealer", 0)
     if args.bankrolls is not None and len(args.bankrolls) != len(decisions):

@@ -37,7 +37,9 @@ from ._shared import (
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run])
+    p = command(
+        sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run, shared.mc]
+    )
     add_count(p, "rounds", 1000)
     p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
     p.add_argument(
@@ -82,7 +84,7 @@ def _policies(args: argparse.Namespace) -> tuple[list[str], list[Any]]:
             f"expected one policy for every seat or {args.players} comma-separated "
             f"(one per seat), got {len(names)}",
         )
-    return names, [policy(n, args.samples) for n in names]
+    return names, [policy(n, args.samples, args.time_limit) for n in names]
 
 
 def _summary_rows(run: Any, names: Sequence[str]) -> str:

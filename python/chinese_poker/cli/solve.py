@@ -22,22 +22,16 @@ from typing import Any
 
 from .. import _core
 from ..exceptions import ChinesePokerError
-from ._options import PLAYERS, SAMPLES, SEED, THREADS, Shared, command, int_arg
+from ._options import PLAYERS, SEED, THREADS, Shared, command, int_arg
 from ._shared import OBJECTIVE_NAMES, blame, bold, cards_text, fail, load_rules, out, out_json
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules])
+    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.mc])
     p.add_argument("hands", nargs="*", metavar="HAND", help="13 cards ('-': standard input)")
     p.add_argument("--file", help="a file of hands, one per line ('-': standard input)")
     p.add_argument("--players", type=PLAYERS, default=4, help="table size (default 4)")
     p.add_argument("--objective", choices=OBJECTIVE_NAMES, default="table")
-    p.add_argument(
-        "--samples",
-        type=SAMPLES,
-        default=_core.MC_SAMPLES,
-        help=f"mc: sampled deals (default {_core.MC_SAMPLES})",
-    )
     p.add_argument("--seed", type=SEED, default=0, help="mc: seed (default 0)")
     p.add_argument(
         "--top", type=int_arg("a number from 1 to 100", 1, 100), default=5, help="plays listed"
@@ -91,7 +85,9 @@ def _solver(args: argparse.Namespace) -> Any:
 
     rules = load_rules(args.rules)
     objective = (
-        MonteCarlo(samples=args.samples, seed=args.seed, threads=args.threads)
+        MonteCarlo(
+            samples=args.samples, seed=args.seed, threads=args.threads, time_limit=args.time_limit
+        )
         if args.objective == "mc"
         else TableEV()
     )

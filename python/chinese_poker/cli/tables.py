@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> None:
         return
     if args.resume:
         fail("--resume", "applies with --all only")
-    rules_text = args.rules or _core.PRESET_NAMES[0]
+    rules_text = args.rules or _core.DEFAULT_PRESET
     rules = load_rules(rules_text)
     stem = Path(rules_text).stem if Path(rules_text).suffix else rules_text
     players = args.players or 4

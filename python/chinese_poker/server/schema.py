@@ -96,7 +96,7 @@ def _ref(name: str) -> JSON:
 
 # -- defaults, from the library's signatures ---------------------------------------------------
 
-DEFAULT_RULES: str = _core.PRESET_NAMES[0]  # what the command line uses too
+DEFAULT_RULES: str = _core.DEFAULT_PRESET
 DEFAULT_PLAYERS: int = inspect.signature(Solver).parameters["players"].default
 DEFAULT_TOP_K: int = inspect.signature(Solver.solve).parameters["top_k"].default
 DEFAULT_DEALER: int = inspect.signature(settle).parameters["dealer"].default

@@ -4,7 +4,7 @@
 //! same difference than in plain self-play.
 
 use super::deal::{deal_round, seat_seed};
-use super::policy::Policy;
+use super::policy::{Decided, Policy};
 use crate::error::{Error, Result};
 use crate::parallel::{never, Stop};
 use crate::rules::Rules;
@@ -108,7 +108,15 @@ fn duel_deal(
         }
         db.push(b.decide_with_stop(rules, players, hand, s, stop)?);
     }
-    let same = da.iter().zip(&db).filter(|(x, y)| x.same_play(y)).count() as u8;
+    duel_round(rules, &da, &db)
+}
+
+/// One deal of a duel from A's and B's decisions at every seat (`da[s]`, `db[s]`): A's mean
+/// points per hand over the rotations (A at seat k, B at the others, for every k) and how many
+/// hands both set identically.
+fn duel_round(rules: &Rules, da: &[Decided], db: &[Decided]) -> Result<(f64, u8)> {
+    let players = da.len();
+    let same = da.iter().zip(db).filter(|(x, y)| x.same_play(y)).count() as u8;
     let da: Vec<_> = da.iter().map(|d| d.decision()).collect();
     let db: Vec<_> = db.iter().map(|d| d.decision()).collect();
     let mut total = 0i64;
@@ -119,6 +127,42 @@ fn duel_deal(
         total += settle(&table, rules, None, 0)?.players[k].total;
     }
     Ok((total as f64 / players as f64, same))
+}
+
+/// A duel's deals from decisions made elsewhere (a policy written in Python, say): `a` and `b`
+/// hold each policy's decision at every seat of every deal, deal by deal (`deals × players`),
+/// for the same dealt hands. Scored exactly as [`duel_deals`] scores the built-in policies'.
+pub fn duel_decided(
+    rules: &Rules,
+    players: usize,
+    a: &[Decided],
+    b: &[Decided],
+) -> Result<DuelDeals> {
+    check_players(players)?;
+    if a.len() != b.len() || a.len() % players != 0 {
+        return Err(Error::InvalidShape {
+            what: "duel decisions".into(),
+            expected: format!("as many of A's as of B's, {players} a deal"),
+            got: format!("{} of A's, {} of B's", a.len(), b.len()),
+        });
+    }
+    let per: Vec<(f64, u8)> = a
+        .par_chunks(players)
+        .zip(b.par_chunks(players))
+        .with_min_len(8)
+        .enumerate()
+        .map(|(d, (da, db))| {
+            duel_round(rules, da, db).map_err(|e| Error::InvalidArgument {
+                name: format!("deal {d}"),
+                reason: e.to_string(),
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok(DuelDeals {
+        players,
+        edge: per.iter().map(|p| p.0).collect(),
+        same: per.iter().map(|p| p.1).collect(),
+    })
 }
 
 /// Deals `first..first + count` of a duel seeded `seed` on the current rayon pool.

@@ -17,7 +17,7 @@ pub mod summary;
 pub use deal::{
     check_round_range, deal, deal_round, seat_seed, MAX_DEALT_ROUNDS, MAX_ROUNDS, MAX_SEED,
 };
-pub use duel::{duel_deals, duel_deals_with_stop, DuelDeals, DuelSummary};
+pub use duel::{duel_deals, duel_deals_with_stop, duel_decided, DuelDeals, DuelSummary};
 pub use policy::{Decided, Policy};
 pub use run::{
     decide_seat, decide_seat_with_stop, simulate, simulate_with_stop, RoundColumns, NO_NATURAL,

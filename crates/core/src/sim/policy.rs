@@ -21,13 +21,25 @@ pub struct Decided {
 }
 
 impl Decided {
-    /// Same decision and rows (the estimates are not compared).
+    /// Same decision and the same cards in each row, in whatever order each row lists them (a
+    /// surrender's codes are not compared, nor the estimates).
     pub fn same_play(&self, other: &Decided) -> bool {
-        self.choice == other.choice && self.codes == other.codes
+        self.choice == other.choice
+            && (self.choice == Choice::Surrender
+                || rows_sorted(&self.codes) == rows_sorted(&other.codes))
     }
     pub fn decision(&self) -> Decision {
         decision_of(self.choice, &self.codes)
     }
+}
+
+/// The codes with each row's cards in ascending order.
+fn rows_sorted(codes: &[u8; 13]) -> [u8; 13] {
+    let mut out = *codes;
+    for row in [0..3, 3..8, 8..13] {
+        out[row].sort_unstable();
+    }
+    out
 }
 
 /// How a seat sets its hand.

@@ -21,7 +21,7 @@ pub mod train;
 pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 pub use enumerate::{Scratch, Split};
 pub use model::{Calibration, Model};
-pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES};
+pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES, MAX_TIME_LIMIT};
 pub use solved::Solved;
 pub use table_ev::{tables_key, FormulaMemo, OutcomeTables, TableEv};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};

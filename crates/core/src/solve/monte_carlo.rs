@@ -30,6 +30,7 @@ use crate::score::{key_category, pair_score, row_key, row_outcome, rows_score};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use std::cmp::Ordering;
+use std::time::Instant;
 
 /// splitmix64: decorrelates neighbouring sample indices.
 pub fn mix(seed: u64, i: u64) -> u64 {
@@ -507,8 +508,10 @@ pub fn normal_quantile(confidence: f64) -> f64 {
 /// Races `candidates` (row keys; the first is the anchor, the table objective's choice, and the
 /// rest should follow its ranking) over at most `budget.samples` samples, on a pool of `threads`
 /// (see `crate::parallel::with_threads`). `stop` is called between steps and between chunks of
-/// 32 samples, from any thread; when it returns true the run ends with `Error::Interrupted`. With `budget.confidence` 0 every candidate gets
-/// every sample and the best mean is chosen.
+/// 32 samples, from any thread; when it returns true the run ends with `Error::Interrupted`.
+/// With `budget.confidence` 0 every candidate gets every sample and the best mean is chosen.
+/// With `budget.time_limit` sampling also ends after the first step past it (at least one
+/// step is always drawn, so every mean has samples).
 #[allow(clippy::too_many_arguments)]
 pub fn race(
     rules: &Rules,
@@ -535,7 +538,14 @@ pub fn race(
         a.iter_mut().zip(&b).for_each(|(x, y)| x.add(y));
         a
     };
-    let step = if racing { RACE_STEP } else { BLOCK };
+    // a time budget is checked between steps: racing-sized ones, so that it is not overrun by
+    // a whole block
+    let deadline = budget.time_limit.map(|t| Instant::now() + t);
+    let step = if racing || deadline.is_some() {
+        RACE_STEP
+    } else {
+        BLOCK
+    };
     // a chunk's sums fit machine words when a sample's points (and differences, twice that)
     // stay below 2^57: every preset's by far; other rule sets move their sums every sample
     let bound = rules.max_matchup_units() * (players as u128 - 1);
@@ -619,6 +629,9 @@ pub fn race(
         sums = merge(sums, block);
         start = end;
         if racing && drop_beaten(&sums, &mut alive, z) {
+            break;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
     }

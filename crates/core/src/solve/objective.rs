@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::eval::Wheel;
 use crate::score::Decision;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Largest magnitude of a row value: three of them still sum to a finite `f64`.
 pub const MAX_ROW_VALUE: f64 = 1e300;
@@ -98,7 +99,14 @@ pub struct Budget {
     pub confidence: f64,
     /// How many of the table objective's best plays are raced (0: the whole frontier).
     pub candidates: usize,
+    /// Wall-clock budget of one solve: sampling stops at the first racing step (every
+    /// [`RACE_STEP`](super::monte_carlo::RACE_STEP) samples) that ends past it, so the result
+    /// depends on the machine's speed; `None`: only `samples` bounds the run (deterministic).
+    pub time_limit: Option<Duration>,
 }
+
+/// Longest Monte Carlo time budget, in seconds: a day; a longer one is a typo.
+pub const MAX_TIME_LIMIT: f64 = 86_400.0;
 
 /// Most plays a Monte Carlo solve may race: far above any hand's count of legal settings
 /// (72,072), so a larger value is a typo.
@@ -110,6 +118,9 @@ impl Budget {
     pub fn check(&self) -> Result<()> {
         check_samples(self.samples)?;
         Budget::check_confidence(self.confidence)?;
+        if let Some(t) = self.time_limit {
+            Budget::check_time_limit(t.as_secs_f64())?;
+        }
         if self.candidates > MAX_CANDIDATES {
             return Err(Error::InvalidArgument {
                 name: "candidates".into(),
@@ -135,6 +146,30 @@ impl Budget {
         }
     }
 
+    /// Checks a time budget in seconds: above 0, at most [`MAX_TIME_LIMIT`].
+    pub fn check_time_limit(seconds: f64) -> Result<()> {
+        if seconds > 0.0 && seconds <= MAX_TIME_LIMIT {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument {
+                name: "time_limit".into(),
+                reason: format!(
+                    "expected a number of seconds above 0 and at most {MAX_TIME_LIMIT}, got \
+                     {seconds}"
+                ),
+            })
+        }
+    }
+
+    /// The default sample cap: [`Budget::default`]'s without a time budget, the largest
+    /// ([`MAX_SAMPLES`](super::MAX_SAMPLES)) with one, so that the clock decides.
+    pub fn default_samples(time_limit: Option<Duration>) -> usize {
+        match time_limit {
+            Some(_) => super::MAX_SAMPLES,
+            None => Budget::default().samples,
+        }
+    }
+
     /// The default budget with this many samples at most.
     pub fn samples(samples: usize) -> Budget {
         Budget {
@@ -150,6 +185,7 @@ impl Default for Budget {
             samples: 1000,
             confidence: 0.95,
             candidates: 16,
+            time_limit: None,
         }
     }
 }
