@@ -278,7 +278,7 @@ def test_missing_matplotlib_is_a_clear_error(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
     )
-    assert "ModuleNotFoundError: plots need matplotlib" in result.stderr
+    assert "MissingDependencyError: plotting needs matplotlib" in result.stderr
 
 
 # -- rules -------------------------------------------------------------------------------------
