@@ -267,7 +267,9 @@ def test_missing_matplotlib_is_a_clear_error(tmp_path: Path) -> None:
     fake = tmp_path / "nompl" / "matplotlib"
     fake.mkdir(parents=True)
     (fake / "__init__.py").write_text("raise ImportError('no matplotlib here')\n")
-    env = {**os.environ, "PYTHONPATH": str(tmp_path / "nompl")}
+    # the fake matplotlib first, then the package these tests import (sources or installed)
+    package = str(Path(cp.__file__).parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "nompl"), package])}
     result = run("simulate", "--rounds", "10", "--plot", "x.png", cwd=tmp_path, env=env)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1
