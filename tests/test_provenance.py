@@ -61,9 +61,7 @@ def _labels_match_codes(table: Any, cols: dict[str, np.ndarray]) -> None:
         assert table.column(name).to_pylist() == want, name
 
 
-def test_a_parquet_file_holds_its_provenance_and_labels(
-    run: cp.Simulation, tmp_path: Path
-) -> None:
+def test_a_parquet_file_holds_its_provenance_and_labels(run: cp.Simulation, tmp_path: Path) -> None:
     assert run.columns is not None
     path = run.to_parquet(tmp_path / "run.parquet")
     meta = _meta(path)
@@ -226,9 +224,7 @@ def test_duel_and_simulation_record_how_they_were_made() -> None:
     assert Provenance.from_dict(prov) == sim.provenance
 
 
-def test_damaged_labels_and_an_older_format_are_refused(
-    run: cp.Simulation, tmp_path: Path
-) -> None:
+def test_damaged_labels_and_an_older_format_are_refused(run: cp.Simulation, tmp_path: Path) -> None:
     path = run.to_parquet(tmp_path / "run.parquet")
     table = pq.read_table(path)
     status = table.column("status").combine_chunks()
