@@ -236,6 +236,7 @@ def test_duel_prints_the_edge_with_its_interval(tmp_path: Path) -> None:
     assert "edge +" in text and "95% CI [" in text and "table is better" in text
     data = ok_json("duel", "table", "random", "--deals", "100", "--plot", "d.png", cwd=tmp_path)
     assert data["deals"] == 100 and data["ci_low"] <= data["edge"] <= data["ci_high"]
+    assert data["provenance"]["rounds"] == 100  # DuelResult.to_dict(), how it was made
     assert png(tmp_path / "d.png")
 
 
