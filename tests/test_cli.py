@@ -236,6 +236,7 @@ def test_duel_prints_the_edge_with_its_interval(tmp_path: Path) -> None:
     assert "edge +" in text and "95% CI [" in text and "table is better" in text
     data = ok_json("duel", "table", "random", "--deals", "100", "--plot", "d.png", cwd=tmp_path)
     assert data["deals"] == 100 and data["ci_low"] <= data["edge"] <= data["ci_high"]
+    assert data["provenance"]["rounds"] == 100  # DuelResult.to_dict(), how it was made
     assert png(tmp_path / "d.png")
 
 
@@ -267,7 +268,9 @@ def test_missing_matplotlib_is_a_clear_error(tmp_path: Path) -> None:
     fake = tmp_path / "nompl" / "matplotlib"
     fake.mkdir(parents=True)
     (fake / "__init__.py").write_text("raise ImportError('no matplotlib here')\n")
-    env = {**os.environ, "PYTHONPATH": str(tmp_path / "nompl")}
+    # the fake matplotlib first, then the package these tests import (sources or installed)
+    package = str(Path(cp.__file__).parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "nompl"), package])}
     result = run("simulate", "--rounds", "10", "--plot", "x.png", cwd=tmp_path, env=env)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1
@@ -278,7 +281,7 @@ def test_missing_matplotlib_is_a_clear_error(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
     )
-    assert "ModuleNotFoundError: plots need matplotlib" in result.stderr
+    assert "MissingDependencyError: plotting needs matplotlib" in result.stderr
 
 
 # -- rules -------------------------------------------------------------------------------------

@@ -68,7 +68,8 @@ def test_out_writes_parts_and_a_manifest_and_reads_back(
     assert _dataset.MANIFEST in names and len(names) > 3  # several parts
     manifest = json.loads((tmp_path / "run" / _dataset.MANIFEST).read_text())
     assert manifest["complete"] and manifest["done"] == 1000 and manifest["seed"] == 5
-    assert manifest["version"] == _dataset.SCHEMA_VERSION and manifest["players"] == 3
+    assert manifest["schema_version"] == _dataset.SCHEMA_VERSION and manifest["players"] == 3
+    assert manifest["package_version"] == cp.__version__
     ranges = [(p["first"], p["count"]) for p in manifest["parts"]]
     assert sum(c for _, c in ranges) == 1000
     assert all(a + n == b for (a, n), (b, _) in zip(ranges, ranges[1:], strict=False))

@@ -126,7 +126,8 @@ def test_summary_arrow_and_parquet(tmp_path: Path) -> None:
     streamed = cp.simulate(400, 4, "shisanshui", seed=1, progress=False, out=tmp_path / "r.parquet")
     assert streamed.columns is None and streamed.rounds == 400
     back = pq.read_table(tmp_path / "r.parquet")
-    assert back.equals(table)
+    # the same rows and labels (a Parquet reader keeps only the labels a file uses)
+    assert back.to_pylist() == table.to_pylist()
     assert [s.mean for s in streamed.summary()] == [s.mean for s in summary]
     with pytest.raises(InvalidArgumentError, match="read_simulation"):
         streamed.to_arrow()

@@ -4,11 +4,19 @@
 written under a hidden temporary name (``.part-...tmp``, which Parquet readers skip), flushed to
 disk and renamed when complete, so a file named ``part-*`` is always a whole part. The manifest
 ``_manifest.json`` (also skipped by readers) says which run the directory holds (its rule set,
-players, policies, seed, rounds and the format version) and which parts, with their round
-ranges and per-seat sums, are done; it is replaced atomically (temporary file, fsync, rename)
-after each part. So Ctrl-C, a kill or a full disk loses at most the part being written, and
-``resume=True`` plays only the rounds not done: a round depends only on the seed and its index,
-so the resumed rows are exactly those of an uninterrupted run.
+players, policies, seed, rounds, the format version and the package version that wrote it)
+and which parts, with their round ranges and per-seat sums, are done; it is replaced
+atomically (temporary file, fsync, rename) after each part. So Ctrl-C, a kill or a full disk
+loses at most the part being written, and ``resume=True`` plays only the rounds not done: a
+round depends only on the seed and its index, so the resumed rows are exactly those of an
+uninterrupted run.
+
+Every Parquet file written here (a part, or ``Simulation.to_parquet``'s one file) describes
+itself in its key-value metadata under the one key ``chinese_poker``: JSON of the run (format
+and schema version, the full rule set, players, policy per seat, seed, rounds, the package
+version that wrote it), its round range (``first``, ``count``) and the run's digest (``run``).
+The code columns (``choice``, ``status``, ``natural``) are written as Arrow dictionary columns
+labelled with the core's names; :func:`numpy_columns` reads them back as codes.
 
 A part renamed but not yet in the manifest (a kill between the two, or a Ray task cancelled
 after writing some of its parts) carries its run and range in its own Parquet metadata: the
@@ -23,7 +31,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,16 +45,32 @@ from .exceptions import ChinesePokerError, InvalidArgumentError, InvalidTypeErro
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["FORMAT", "MANIFEST", "SCHEMA_VERSION"]
+__all__ = ["FORMAT", "LABELS", "MANIFEST", "METADATA_KEY", "RUN_KEYS", "SCHEMA_VERSION"]
 
 FORMAT = "chinese-poker-simulation"
 """The ``format`` of a simulation's manifest and of its parts' Parquet metadata."""
-SCHEMA_VERSION = 1
-"""The version of the rows' columns and of the manifest; a dataset of another version is
-read only by a package that knows it."""
+SCHEMA_VERSION = 2
+"""The version of the rows' columns and of the run description (manifest and Parquet
+metadata); a dataset of another version is read only by a package that knows it. 2: the code
+columns are labelled dictionary columns, and the description holds the package version and
+each file's round range (1: bare codes)."""
 MANIFEST = "_manifest.json"
 """The manifest's file name inside a simulation directory."""
-_META_KEY = b"chinese_poker"
+METADATA_KEY = b"chinese_poker"
+"""The one key of a simulation's Parquet key-value metadata: its run description, as JSON."""
+_META_KEY = METADATA_KEY
+RUN_KEYS = ("rules", "players", "policies", "seed", "rounds")
+"""What makes two runs the same run (with the format and schema version): their rows depend on
+nothing else. ``resume`` refuses a directory whose run differs in any of them."""
+LABELS: dict[str, tuple[str, ...]] = {
+    "choice": _core.CHOICE_NAMES,
+    "status": _core.STATUS_NAMES,
+    "natural": _core.NATURAL_NAMES,
+}
+"""The code columns and their labels, the core's names indexed by the code: in Arrow and
+Parquet these columns are dictionary columns of these labels (numpy keeps the codes)."""
+_NULL_CODES = {"natural": _core.NO_NATURAL}
+"""Codes written as null in the labelled columns (no natural declared)."""
 _PART = re.compile(r"part-(\d{13})\.parquet")
 _TEMP_PREFIX = ".part-"
 
@@ -101,13 +125,71 @@ def _atomic_write(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
+def run_identity(description: Mapping[str, Any]) -> dict[str, Any]:
+    """What makes two runs the same run, from a run's description (a provenance's
+    ``to_dict()``, a manifest, a file's metadata): the format, the schema version and
+    :data:`RUN_KEYS`, in the form JSON reads back (lists, not tuples), so that equal runs compare
+    equal."""
+    identity = {"format": FORMAT, "schema_version": SCHEMA_VERSION}
+    identity.update({k: description[k] for k in RUN_KEYS})
+    loaded: dict[str, Any] = json.loads(json.dumps(identity))
+    return loaded
+
+
 def identity_key(identity: Mapping[str, Any]) -> str:
     """A digest of what makes two runs the same run."""
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
 
+def file_metadata(
+    identity: Mapping[str, Any], package_version: str, first: int, count: int
+) -> dict[bytes, bytes]:
+    """The Parquet key-value metadata of a simulation's file (a part, or
+    ``Simulation.to_parquet``'s one file): the run, the package version that made the rows,
+    their round range and the run's digest, as JSON under :data:`METADATA_KEY`."""
+    data = {
+        **identity,
+        "package_version": package_version,
+        "first": first,
+        "count": count,
+        "run": identity_key(identity),
+    }
+    return {METADATA_KEY: json.dumps(data).encode()}
+
+
+def _labelled(codes: npt.NDArray[np.uint8], name: str) -> pa.DictionaryArray:
+    """A code column as a dictionary column of its labels (a null for a code of none)."""
+    import pyarrow as pa
+
+    null = codes == _NULL_CODES[name] if name in _NULL_CODES else None
+    indices = pa.array(codes.astype(np.int8), mask=null)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(LABELS[name], pa.string()))
+
+
+def _codes(col: pa.ChunkedArray, name: str) -> npt.NDArray[np.uint8]:
+    """A labelled column's codes, looked up by label (whatever order a file's dictionary has)."""
+    labels, null = LABELS[name], _NULL_CODES.get(name)
+    out = [np.zeros(0, np.uint8)]
+    for chunk in col.chunks:
+        words = chunk.dictionary.to_pylist()
+        unknown = [w for w in words if w not in labels]
+        if unknown or (null is None and chunk.null_count):
+            got = repr(unknown[0]) if unknown else "null"
+            raise InvalidArgumentError(
+                f"the {name!r} column holds {got}, not one of {', '.join(labels)}"
+            )
+        # a null index takes the entry after the labels: the code of none
+        lookup = np.array(
+            [labels.index(w) for w in words] + [0 if null is None else null], np.uint8
+        )
+        indices = chunk.indices.fill_null(len(words)).to_numpy(zero_copy_only=False)
+        out.append(lookup[indices])
+    return np.concatenate(out)
+
+
 def arrow_table(cols: Mapping[str, npt.NDArray[Any]], names: Sequence[str]) -> pa.Table:
-    """Columns as an Arrow table: (N, k) arrays as fixed-size lists of k."""
+    """Columns as an Arrow table: (N, k) arrays as fixed-size lists of k, the code columns of
+    :data:`LABELS` as dictionary columns of their labels."""
     import pyarrow as pa
 
     def fixed(a: npt.NDArray[Any], width: int) -> pa.Array:
@@ -115,17 +197,19 @@ def arrow_table(cols: Mapping[str, npt.NDArray[Any]], names: Sequence[str]) -> p
             pa.array(np.ascontiguousarray(a).reshape(-1)), width
         )
 
-    arrays = {
-        name: fixed(cols[name], cols[name].shape[1])
-        if cols[name].ndim == 2
-        else pa.array(cols[name])
-        for name in names
-    }
-    return pa.table(arrays)
+    def column(name: str) -> pa.Array:
+        a = cols[name]
+        if a.ndim == 2:
+            return fixed(a, a.shape[1])
+        return _labelled(a, name) if name in LABELS else pa.array(a)
+
+    return pa.table({name: column(name) for name in names})
 
 
 def numpy_columns(table: pa.Table) -> dict[str, npt.NDArray[Any]]:
-    """An Arrow table of simulation rows as numpy columns (the inverse of ``arrow_table``)."""
+    """An Arrow table of simulation rows as numpy columns (the inverse of ``arrow_table``): the
+    labelled columns back to codes. A label the core does not know is an
+    ``InvalidArgumentError``."""
     import pyarrow as pa
 
     out: dict[str, npt.NDArray[Any]] = {}
@@ -139,20 +223,23 @@ def numpy_columns(table: pa.Table) -> dict[str, npt.NDArray[Any]]:
                 else pa.array([], col.type.value_type)
             )
             out[name] = np.asarray(flat.to_numpy(zero_copy_only=False)).reshape(-1, width)
+        elif pa.types.is_dictionary(col.type) and name in LABELS:
+            out[name] = _codes(col, name)
         else:
             out[name] = np.asarray(col.to_numpy())
     return out
 
 
 def write_part(
-    directory: Path, table: pa.Table, first: int, count: int, run: str
+    directory: Path, table: pa.Table, first: int, count: int, identity: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """Writes one finished part: its rows under a temporary name, flushed and renamed. Returns
-    its manifest entry (without the sums, which the caller adds)."""
+    """Writes one finished part of the run ``identity``: its rows under a temporary name,
+    flushed and renamed, described in its metadata (``file_metadata``). Returns its manifest
+    entry (without the sums, which the caller adds)."""
     import pyarrow.parquet as pq
 
-    meta = json.dumps({"format": FORMAT, "run": run, "first": first, "count": count})
-    table = table.replace_schema_metadata({_META_KEY: meta.encode()})
+    meta = file_metadata(identity, _core.__version__, first, count)
+    table = table.replace_schema_metadata(meta)
     name = part_name(first)
     tmp = directory / f"{_TEMP_PREFIX}{first:013d}.{os.getpid()}.tmp"
     try:
@@ -235,6 +322,7 @@ class Dataset:
     def _save(self) -> None:
         manifest = {
             **self.identity,
+            "package_version": _core.__version__,  # the package that wrote it last
             "done": self.done(),
             "complete": self.done() == int(self.identity["rounds"]),
             "parts": sorted(self.parts, key=lambda p: p["first"]),
@@ -257,7 +345,7 @@ class Dataset:
 
     def write(self, table: pa.Table, first: int, count: int, tally: _core.SeatTally) -> None:
         """Writes and commits one part."""
-        part = write_part(self.path, table, first, count, self.run)
+        part = write_part(self.path, table, first, count, self.identity)
         self.commit({**part, "tally": tally_state(tally)})
 
     def tidy(self) -> None:
@@ -320,13 +408,20 @@ def _read_manifest(path: Path, name: str = "out") -> dict[str, Any] | None:
         raise _bad(f"{path} holds an unreadable manifest ({e})", name=name) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _bad(f"{path / MANIFEST} is not the manifest of a simulation", name=name)
-    if data.get("version") != SCHEMA_VERSION:
+    _check_version(data, path, name)
+    return data
+
+
+def _check_version(data: Mapping[str, Any], path: Path, name: str) -> None:
+    """Refuses a description of another schema version (version 1 named it ``version``, and
+    in a single file, inside ``identity``)."""
+    got = data.get("schema_version", data.get("version", data.get("identity", {}).get("version")))
+    if got != SCHEMA_VERSION:
         raise _bad(
-            f"{path} was written in format version {data.get('version')}; this package reads "
-            f"version {SCHEMA_VERSION}",
+            f"{path} was written in format version {got}; this package reads version "
+            f"{SCHEMA_VERSION}",
             name=name,
         )
-    return data
 
 
 def open_output(out: object, identity: dict[str, Any], *, resume: bool, overwrite: bool) -> Dataset:
@@ -400,14 +495,16 @@ def open_output(out: object, identity: dict[str, Any], *, resume: bool, overwrit
 
 @dataclass
 class Stored:
-    """A simulation read back: its run, its rows, and how many rounds are done."""
+    """A simulation read back: its run description (the run, the package version that wrote
+    it, the first round), its rows, and how many rounds are done."""
 
-    identity: dict[str, Any]
+    description: dict[str, Any]
     columns: dict[str, npt.NDArray[Any]]
     done: int
 
 
-def _file_identity(path: Path) -> dict[str, Any]:
+def _file_description(path: Path) -> dict[str, Any]:
+    """The run description in a simulation file's metadata (``file_metadata``)."""
     import pyarrow.parquet as pq
 
     try:
@@ -416,78 +513,99 @@ def _file_identity(path: Path) -> dict[str, Any]:
         raise InvalidArgumentError(f'argument "path": {path} is not a Parquet file ({e})') from None
     try:
         data = json.loads(meta[_META_KEY])
-        identity = data.get("identity")
     except (KeyError, ValueError):
-        identity = None
-    if not isinstance(identity, dict):
+        data = None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidArgumentError(
             f'argument "path": {path} is not a simulation written by chinese_poker (no '
             "run description in its metadata)"
         )
-    return identity
+    _check_version(data, path, "path")
+    return data
 
 
-def part_files(path: Path) -> list[str]:
-    """The Parquet files of a stored simulation: the parts its manifest lists, in round order,
-    or the file itself."""
-    manifest = _read_manifest(path, "path") if path.is_dir() else None
-    if manifest is None:
-        return [str(path)]
-    parts = sorted(manifest.get("parts", []), key=lambda p: p["first"])
-    return [str(path / p["file"]) for p in parts]
-
-
-def file_metadata(identity: Mapping[str, Any]) -> dict[bytes, bytes]:
-    """The Parquet metadata of a single-file simulation (``Simulation.to_parquet``)."""
-    return {_META_KEY: json.dumps({"format": FORMAT, "identity": identity}).encode()}
-
-
-def read(path_arg: object) -> Stored:
-    """The run and rows stored at ``path_arg``: a simulation directory (the parts its manifest
-    lists) or a file written by ``Simulation.to_parquet``."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+def _path_arg(path_arg: object) -> Path:
     if isinstance(path_arg, bytes) or not isinstance(path_arg, str | os.PathLike):
         e = InvalidTypeError(
             f'argument "path": expected a path (str or os.PathLike), got {type(path_arg).__name__}'
         )
         e.argument = "path"
         raise e
-    path = Path(os.fspath(path_arg))
+    return Path(os.fspath(path_arg))
+
+
+def _stored_files(path: Path) -> tuple[dict[str, Any], list[Path], int | None]:
+    """The run description at ``path``, the Parquet files of its rows in round order, and the
+    rounds they hold (``None``: count the rows): a simulation directory's manifest and listed
+    parts, or one file (``Simulation.to_parquet``'s, or a part) and its metadata."""
+    if path.is_dir():
+        manifest = _read_manifest(path, "path")
+        if manifest is None:
+            raise InvalidArgumentError(
+                f'argument "path": {path} is not a simulation directory (no {MANIFEST})'
+            )
+        description = {k: v for k, v in manifest.items() if k not in ("done", "complete", "parts")}
+        parts = sorted(manifest.get("parts", []), key=lambda p: p["first"])
+        return description, [path / p["file"] for p in parts], sum(int(p["count"]) for p in parts)
+    if path.is_file():
+        data = _file_description(path)
+        description = {k: v for k, v in data.items() if k not in ("count", "run")}
+        count = data.get("count")
+        return description, [path], None if count is None else int(count)
+    raise InvalidArgumentError(f'argument "path": {path} does not exist')
+
+
+def read(path_arg: object) -> Stored:
+    """The run and rows stored at ``path_arg``: a simulation directory (the parts its manifest
+    lists) or a simulation's Parquet file (``Simulation.to_parquet``'s, or one part)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = _path_arg(path_arg)
     try:
-        if path.is_dir():
-            manifest = _read_manifest(path, "path")
-            if manifest is None:
-                raise InvalidArgumentError(
-                    f'argument "path": {path} is not a simulation directory (no {MANIFEST})'
-                )
-            identity = {k: v for k, v in manifest.items() if k not in ("done", "complete", "parts")}
-            parts = sorted(manifest.get("parts", []), key=lambda p: p["first"])
-            tables = [pq.read_table(path / p["file"]) for p in parts]
-            done = sum(int(p["count"]) for p in parts)
-        elif path.is_file():
-            identity = _file_identity(path)
-            tables = [pq.read_table(path)]
-            done = -1
-        else:
-            raise InvalidArgumentError(f'argument "path": {path} does not exist')
+        description, files, done = _stored_files(path)
+        tables = [pq.read_table(f) for f in files]
+        players = int(description["players"])
+        columns = (
+            numpy_columns(pa.concat_tables([t.replace_schema_metadata(None) for t in tables]))
+            if tables
+            else dict(_core.simulate_chunk(_empty_rules(), [("greedy",)] * players, 0, 0, 0))
+        )
     except ChinesePokerError as e:
         if e.argument is None and str(e).startswith('argument "'):
             e.argument = str(e).split('"')[1]
-        raise
+        if e.argument is not None:
+            raise
+        raise _bad(f"{path} holds damaged rows ({e})", name="path") from None
     except (OSError, pa.ArrowException) as e:
         raise OutputError(f"reading the simulation at {path} failed: {e}") from e
-    columns: dict[str, npt.NDArray[Any]] | None = None
-    if tables:
-        table = pa.concat_tables([t.replace_schema_metadata(None) for t in tables])
-        columns = numpy_columns(table)
-    players = int(identity["players"])
-    if columns is None:
-        columns = dict(_core.simulate_chunk(_empty_rules(), [("greedy",)] * players, 0, 0, 0))
-    if done < 0:
+    except (KeyError, TypeError, ValueError) as e:
+        raise _bad(f"{path} holds a damaged run description ({e!r})", name="path") from None
+    if done is None:
         done = len(columns["points"]) // players
-    return Stored(identity, columns, done)
+    return Stored(description, columns, done)
+
+
+def read_columns(path: Path, names: Sequence[str]) -> dict[str, npt.NDArray[Any]]:
+    """Only the columns ``names`` of the simulation stored at ``path``, as numpy (codes)."""
+    import pyarrow.dataset as ds
+
+    _, files, _ = _stored_files(path)
+    table = ds.dataset([str(f) for f in files], format="parquet").to_table(columns=list(names))
+    return numpy_columns(table)
+
+
+def iter_points(path: Path, players: int, rounds_per_block: int = 1 << 16) -> Iterator[Any]:
+    """The ``points`` column of the simulation stored at ``path`` as ``(rounds, players)``
+    blocks, one part at a time: a run larger than memory is read a block at a time. Every part
+    holds whole rounds, so blocks of a multiple of ``players`` rows hold whole rounds too."""
+    import pyarrow.parquet as pq
+
+    _, files, _ = _stored_files(path)
+    for f in files:
+        with pq.ParquetFile(f) as part:
+            for batch in part.iter_batches(rounds_per_block * players, columns=["points"]):
+                yield batch.column(0).to_numpy().reshape(-1, players)
 
 
 def _empty_rules() -> _core.Rules:

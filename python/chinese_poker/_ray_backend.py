@@ -32,14 +32,14 @@ def _shard(
     span: tuple[int, int],
     threads: int | None,
     directory: str | None,
-    run: str,
+    identity: dict[str, Any] | None,
 ) -> Any:
     """One Ray task: the rounds of ``span`` (first, count), written as parts of the run's
     directory when there is one."""
     first, count = span
     sink = None
-    if directory is not None:
-        path = Path(directory)
+    if directory is not None and identity is not None:
+        path, run = Path(directory), identity
 
         def sink(table: pa.Table, first: int, count: int, tally: _core.SeatTally) -> Any:
             return {**write_part(path, table, first, count, run), "tally": tally_state(tally)}
@@ -95,13 +95,13 @@ def play_shards(
         shards = max(1, 4 * int(cpus))
     remote = ray.remote(_shard)
     directory = None if ds is None else str(ds.path.absolute())
-    run = "" if ds is None else ds.run
+    identity = None if ds is None else ds.identity
     pending: dict[Any, int] = {}
     done: list[Any] = []
     interrupted = False
     try:
         for first, count in split(todo, shards.__index__()):
-            ref = remote.remote(rs, list(pols), seed, (first, count), threads, directory, run)
+            ref = remote.remote(rs, list(pols), seed, (first, count), threads, directory, identity)
             pending[ref] = count
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)

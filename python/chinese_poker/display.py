@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from .duels import DuelResult
     from .rules import RuleSet
     from .scoring import Declare, Setting
-    from .simulate import SeatSummary, Simulation
+    from .simulate import PolicySummary, SeatSummary, Simulation
     from .solver import BatchSolution
     from .table import RoundRecord, Table
 
@@ -484,6 +484,36 @@ def _seat_html(s: SeatSummary) -> str:
     return _html_table(_SEAT_HEADERS, [[_cell(c) for c in _seat_cells(s)]])
 
 
+def _policy_cells(p: PolicySummary) -> list[str]:
+    return [
+        p.policy,
+        " ".join(seat(s) for s in p.seats),
+        f"{p.hands:,}",
+        _num(p.mean, "+.3f"),
+        _interval(p.ci_low, p.ci_high, "+.3f"),
+        *(_rate(x) for x in (p.scoop_rate, p.sweep_rate, p.foul_rate, p.natural_rate)),
+        _rate(p.surrender_rate),
+    ]
+
+
+_POLICY_HEADERS = ["policy", "seats", "hands", "points/hand", "95% CI (by round)"] + (
+    _SEAT_HEADERS[4:]
+)
+
+
+def _policy_text(p: PolicySummary) -> str:
+    c = _policy_cells(p)
+    return (
+        f"{c[0]} at {c[1]}: {c[3]} points/hand, 95% CI {c[4]} clustered by round over "
+        f"{c[2]} hands; scoops {c[5]}, sweeps {c[6]}, fouls {c[7]}, naturals {c[8]}, "
+        f"surrenders {c[9]}"
+    )
+
+
+def _policy_html(p: PolicySummary) -> str:
+    return _html_table(_POLICY_HEADERS, [[_cell(c) for c in _policy_cells(p)]])
+
+
 def _simulation_head(r: Simulation) -> str:
     done = f"{r.rounds:,} rounds"
     if r.interrupted:
@@ -716,6 +746,7 @@ _TEXT: dict[str, Callable[[Any], str]] = {
     "Settlement": _settlement_text,
     "BatchSolution": _batch_text,
     "SeatSummary": _seat_text,
+    "PolicySummary": _policy_text,
     "Simulation": _simulation_text,
     "DuelResult": duel_text,
     "RoundRecord": _round_text,
@@ -739,6 +770,7 @@ _HTML: dict[str, Callable[[Any], str]] = {
     "Settlement": _settlement_html,
     "BatchSolution": _batch_html,
     "SeatSummary": _seat_html,
+    "PolicySummary": _policy_html,
     "Simulation": _simulation_html,
     "DuelResult": _duel_html,
     "RoundRecord": _round_html,

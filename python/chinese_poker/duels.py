@@ -5,6 +5,7 @@ Python callable decides its hands here and the core scores the rotations."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,7 @@ from ._runner import _chunks, _Progress, decide_chunk
 from .display import Shown
 from .exceptions import InvalidDecisionError
 from .policies import PolicyLike, _policy_name, _spec
+from .provenance import Provenance
 from .rules import RuleSet, _rule_set
 
 __all__ = ["DuelResult", "duel"]
@@ -26,7 +28,9 @@ __all__ = ["DuelResult", "duel"]
 class DuelResult(Shown):
     """The edge of policy A over policy B in points per hand from duplicate deals, with its
     paired 95% confidence interval; ``same_share``: the share of hands both set identically;
-    ``deals_needed``: deals for the interval to exclude 0 at the observed edge and spread."""
+    ``deals_needed``: deals for the interval to exclude 0 at the observed edge and spread;
+    ``provenance``: how the duel was made (its ``policies`` are A then B, its ``rounds`` the
+    deals asked for)."""
 
     a: str
     b: str
@@ -41,6 +45,15 @@ class DuelResult(Shown):
     deals_needed: float
     interrupted: bool
     edges: npt.NDArray[np.float64] = field(repr=False, compare=False)
+    provenance: Provenance = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: the figures (``edges`` left out) and ``provenance``, how the duel was
+        made (see :class:`~chinese_poker.provenance.Provenance`)."""
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        del data["edges"]
+        data["provenance"] = self.provenance.to_dict()
+        return data
 
 
 def _mixed_chunk(
@@ -126,5 +139,6 @@ def duel(
         deals=len(e_all),
         interrupted=interrupted,
         edges=e_all,
+        provenance=Provenance.of(rs, (policy_a, policy_b), seed, deals, players),
         **summary,
     )

@@ -14,6 +14,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidTypeError",
     "OutputError",
+    "MissingDependencyError",
 ]
 
 
@@ -79,3 +80,9 @@ class OutputError(ChinesePokerError, OSError):
     """Results that could not be written or read back: a full disk, a file removed or damaged
     while in use, a folder without permission. Also an ``OSError``. What was finished before
     stays intact (see ``simulate``'s ``out``)."""
+
+
+class MissingDependencyError(ChinesePokerError, ModuleNotFoundError):
+    """An optional library a call needs is not installed (pyarrow for Arrow and Parquet,
+    matplotlib for plots, pandas, polars). Says what to ``pip install``. Also a
+    ``ModuleNotFoundError`` (so an ``ImportError``), with ``name`` the missing module."""

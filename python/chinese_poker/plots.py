@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, _optional
 from ._args import arg_error, whole
 from ._args import path as _path
 from .exceptions import InvalidArgumentError, InvalidTypeError
@@ -59,7 +59,7 @@ __all__ = [
     "value_by_category",
 ]
 
-MISSING_MATPLOTLIB = "plots need matplotlib: pip install 'chinese-poker[plot]'"
+MISSING_MATPLOTLIB = _optional.message("matplotlib", "plotting")
 
 _DPI = 110  # of saved and displayed figures
 _ROW_NAMES = _core.ROW_NAMES
@@ -69,11 +69,7 @@ _PLAYED = _core.STATUS_NAMES.index("played")
 
 def have_matplotlib() -> bool:
     """Whether matplotlib can be imported (the ``plot`` extra is installed)."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return _optional.available("matplotlib")
 
 
 def _short(policy: str) -> str:
@@ -100,8 +96,7 @@ def _shown_classes() -> tuple[type[Figure], type[Axes]]:
 
 
 def _figure(ncols: int = 1, width: float = 6.4) -> tuple[Figure, list[Axes]]:
-    if not have_matplotlib():
-        raise ModuleNotFoundError(MISSING_MATPLOTLIB, name="matplotlib")
+    _optional.require("matplotlib", "plotting")
     figure_class, axes_class = _shown_classes()
     fig = figure_class(figsize=(width * ncols, 4.4), layout="constrained")
     axes = fig.subplots(1, ncols, squeeze=False, subplot_kw={"axes_class": axes_class})[0]
@@ -127,21 +122,11 @@ def _columns(sim: Simulation, names: Sequence[str]) -> dict[str, npt.NDArray[Any
         return {n: sim.columns[n] for n in names}
     if sim.parquet is None:
         raise InvalidArgumentError("this simulation has neither rows nor a Parquet file")
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
-    from ._dataset import part_files
+    _optional.require("pyarrow", "plotting a simulation stored in Parquet")
+    from ._dataset import read_columns
 
     # a file, or the parts a simulation directory's manifest lists
-    table = ds.dataset(part_files(sim.parquet), format="parquet").to_table(columns=list(names))
-    out: dict[str, npt.NDArray[Any]] = {}
-    for n in names:
-        col = table.column(n).combine_chunks()
-        if pa.types.is_fixed_size_list(col.type):
-            out[n] = col.flatten().to_numpy().reshape(len(col), col.type.list_size)
-        else:
-            out[n] = col.to_numpy()
-    return out
+    return read_columns(sim.parquet, names)
 
 
 def _need_rows(sim: object, name: str = "sim") -> None:

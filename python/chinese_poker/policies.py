@@ -10,6 +10,7 @@ hand: its own work plus about 20 µs a hand for the call and the check of its an
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -107,3 +108,16 @@ def _policy_name(policy: object) -> str:
     if isinstance(policy, TableEV | MonteCarlo | Greedy | RandomLegal):
         return repr(policy)
     return getattr(policy, "__name__", type(policy).__name__)
+
+
+def _policy_key(policy: object) -> str:
+    """What a seat's policy is, parameters included, for a run's provenance, for refusing to
+    resume another run and for pooling the seats of one policy: a built-in policy's ``repr``
+    (a ``MonteCarlo``'s without its thread count, which never changes what it plays), a Python
+    callable's qualified name (``module.name``)."""
+    if isinstance(policy, MonteCarlo):
+        return repr(dataclasses.replace(policy, threads=None))
+    if isinstance(policy, TableEV | Greedy | RandomLegal):
+        return repr(policy)
+    module = getattr(policy, "__module__", None) or type(policy).__module__
+    return f"{module}.{getattr(policy, '__qualname__', type(policy).__qualname__)}"

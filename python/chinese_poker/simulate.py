@@ -19,18 +19,18 @@ crash-safe simulation directory (``out=``) in ``_dataset``, duels in
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _core, _dataset
+from . import _args, _core, _dataset, _optional
 from ._args import arg_error as _arg_error
 from ._runner import (
     _PARQUET_OPTIONS,
@@ -58,8 +58,8 @@ from .policies import Greedy as Greedy
 from .policies import PolicyLike as PolicyLike
 from .policies import RandomLegal as RandomLegal
 from .policies import _policy_name, _read_policies
+from .provenance import Provenance
 from .rules import RuleSet, _rule_set
-from .solver import MonteCarlo, TableEV
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -67,6 +67,8 @@ if TYPE_CHECKING:
 # its own names; the duel and the policies, which lived here before, are still imported from here
 __all__ = [
     "COLUMNS",
+    "PolicySummary",
+    "Provenance",
     "SeatSummary",
     "Simulation",
     "deal",
@@ -110,21 +112,120 @@ def _summaries(tally: _core.SeatTally, names: Sequence[str]) -> tuple[SeatSummar
     return tuple(SeatSummary(policy=names[s["seat"]], **s) for s in tally.summary())
 
 
+@dataclass(frozen=True, slots=True)
+class PolicySummary(Shown):
+    """The seats that played one policy, pooled: mean points per hand over the ``hands``
+    (``rounds`` × the number of ``seats``) they played, with a standard error clustered by
+    round and its 95% interval, and the event rates per hand. ``policy``: the policy with its
+    parameters, as the run's provenance names it."""
+
+    policy: str
+    seats: tuple[int, ...]
+    rounds: int
+    hands: int
+    mean: float
+    stderr: float
+    ci_low: float
+    ci_high: float
+    scoop_rate: float
+    sweep_rate: float
+    foul_rate: float
+    natural_rate: float
+    surrender_rate: float
+
+
+_RATES = ("scoop_rate", "sweep_rate", "foul_rate", "natural_rate", "surrender_rate")
+_BLOCK_ROUNDS = 1 << 16  # rounds of points summed at once: int64 sums of squares stay exact
+
+
+def _groups(keys: Sequence[str]) -> dict[str, list[int]]:
+    """The seats of each policy, policies in the order of their first seat."""
+    groups: dict[str, list[int]] = {}
+    for seat, key in enumerate(keys):
+        groups.setdefault(key, []).append(seat)
+    return groups
+
+
+def _round_sums(
+    blocks: Iterable[npt.NDArray[np.int64]], groups: Sequence[Sequence[int]]
+) -> list[tuple[int, int, int]]:
+    """Per group of seats: the rounds, and the exact sum and sum of squares over rounds of the
+    group's points in a round (``S_r``), read a block of ``(rounds, players)`` points at a
+    time."""
+    sums = [[0, 0, 0] for _ in groups]
+    for block in blocks:
+        for start in range(0, len(block), _BLOCK_ROUNDS):
+            part = block[start : start + _BLOCK_ROUNDS]
+            for acc, seats in zip(sums, groups, strict=True):
+                s = part[:, list(seats)].sum(axis=1, dtype=np.int64)
+                acc[0] += len(s)
+                acc[1] += int(s.sum())
+                acc[2] += int(np.dot(s, s))
+    return [(r, total, squares) for r, total, squares in sums]
+
+
+def _clustered(rounds: int, seats: int, total: int, squares: int) -> tuple[float, float]:
+    """The mean per hand and its standard error clustered by round, from a group's round sums
+    (see :meth:`Simulation.summary`); NaN where the rounds are too few."""
+    if rounds == 0:
+        return float("nan"), float("nan")
+    hands = rounds * seats
+    mean = total / hands
+    if rounds < 2:
+        return mean, float("nan")
+    # sum over rounds of (S_r - seats * mean)**2, exactly: sum S_r**2 - (sum S_r)**2 / R
+    spread = Fraction(rounds * squares - total * total, rounds)
+    variance = spread * rounds / ((rounds - 1) * hands * hands)
+    return mean, float(variance) ** 0.5
+
+
+def _policy_summaries(
+    keys: Sequence[str],
+    seats: Sequence[SeatSummary],
+    blocks: Iterable[npt.NDArray[np.int64]],
+) -> tuple[PolicySummary, ...]:
+    groups = _groups(keys)
+    sums = _round_sums(blocks, list(groups.values()))
+    out = []
+    for (key, group), (rounds, total, squares) in zip(groups.items(), sums, strict=True):
+        mean, se = _clustered(rounds, len(group), total, squares)
+        z = _core.INTERVAL_Z
+        rates = {r: float(np.mean([getattr(seats[s], r) for s in group])) for r in _RATES}
+        out.append(
+            PolicySummary(
+                policy=key,
+                seats=tuple(group),
+                rounds=rounds,
+                hands=rounds * len(group),
+                mean=mean,
+                stderr=se,
+                ci_low=mean - z * se,
+                ci_high=mean + z * se,
+                **rates,
+            )
+        )
+    return tuple(out)
+
+
 @dataclass(repr=False)
 class Simulation(Shown):
     """The result of :func:`simulate`.
 
     ``columns`` maps each name of :data:`COLUMNS` to a numpy array with one row per (round,
     seat), rounds in order and seats within a round: ``round`` (uint64), ``seat`` (uint8),
-    ``hand`` (N, 13) uint8 dealt codes, ``choice`` (0 play, 1 declare, 2 surrender),
-    ``setting`` (N, 13) front/middle/back codes, ``status`` (0 played, 1 fouled, 2 natural,
-    3 surrendered), ``natural`` (index into the natural names, 255 none), ``ranks`` (N, 3)
+    ``hand`` (N, 13) uint8 dealt codes, ``choice`` (0 play, 1 declare, 2 surrender: index into
+    ``_core.CHOICE_NAMES``), ``setting`` (N, 13) front/middle/back codes, ``status`` (0
+    played, 1 fouled, 2 natural, 3 surrendered: ``_core.STATUS_NAMES``), ``natural`` (index
+    into ``_core.NATURAL_NAMES``, ``NO_NATURAL`` = 255 none), ``ranks`` (N, 3)
     ``HandRank.raw`` values, ``scoops`` (opponents scooped), ``sweep`` (bool), ``points``
     (int64), ``value`` (float64: the policy's own estimate of its decision's points, NaN for
     policies without one — predicted against realised ``points`` is its calibration).
     ``columns`` is ``None`` when the run was written to a simulation directory (``parquet``;
     :func:`read_simulation` reads it back). ``interrupted`` says the run stopped (Ctrl-C, or a
-    directory not finished yet) after ``rounds`` of ``requested`` rounds.
+    directory not finished yet) after ``rounds`` of ``requested`` rounds. In Arrow and Parquet
+    (``to_arrow``, ``to_parquet``, ``out=``) the code columns ``choice``, ``status`` and
+    ``natural`` are dictionary columns of those names (``natural`` null for none); numpy keeps
+    the codes. ``provenance`` says how the run was made (:class:`Provenance`).
     """
 
     players: int
@@ -138,11 +239,55 @@ class Simulation(Shown):
     columns: dict[str, npt.NDArray[Any]] | None
     parquet: Path | None = None
     _tally: _core.SeatTally = field(repr=False, default_factory=lambda: _core.SeatTally(2))
-    _run: dict[str, Any] | None = field(repr=False, default=None, compare=False)
+    _provenance: Provenance | None = field(repr=False, default=None, compare=False)
 
-    def summary(self) -> tuple[SeatSummary, ...]:
-        """Per seat: mean points per round with a 95% interval and the event rates."""
-        return _summaries(self._tally, self.policies)
+    @property
+    def provenance(self) -> Provenance:
+        """How the run was made: the full rule set, the policy of each seat with its
+        parameters, the seed, the rounds asked for and the package version that played them
+        (read back from the files by :func:`read_simulation`)."""
+        if self._provenance is None:  # a Simulation made by hand, not by simulate
+            rs = _rule_set(self.rules)
+            return Provenance(rs, self.players, self.policies, self.seed, self.requested)
+        return self._provenance
+
+    @overload
+    def summary(self, by: Literal["seat"] = "seat") -> tuple[SeatSummary, ...]: ...
+    @overload
+    def summary(self, by: Literal["policy"]) -> tuple[PolicySummary, ...]: ...
+
+    def summary(self, by: str = "seat") -> tuple[SeatSummary, ...] | tuple[PolicySummary, ...]:
+        """``by="seat"``: per seat, mean points per round with a 95% interval and the event
+        rates.
+
+        ``by="policy"``: the seats that played the same policy (parameters included, as
+        ``provenance.policies`` names it) pooled, one :class:`PolicySummary` each: the mean
+        points per hand over the ``hands = rounds × k`` hands its ``k`` seats played, and the
+        event rates per hand. The seats of a round are not independent (the points of a round
+        sum to zero, and two seats of one policy face the same deal), so its standard error is
+        clustered by round: with ``S_r`` the policy's points in round ``r`` (summed over its
+        seats) and ``R`` rounds, ``stderr**2 = R / (R - 1) * sum_r (S_r - k * mean)**2 /
+        hands**2``, the cluster-robust (CR1) variance of a mean with rounds as clusters. It is
+        the seat's own standard error when one seat plays the policy, and 0 when every seat
+        does (a zero-sum round pays the policy nothing). The interval is ``mean ± z *
+        stderr`` with the core's ``INTERVAL_Z`` (95%). A run written to a simulation directory
+        is read back a block of points at a time (needs pyarrow)."""
+        seats = _summaries(self._tally, self.policies)
+        if by == "seat":
+            return seats
+        if by != "policy":
+            raise _arg_error(InvalidArgumentError, "by", f'expected "seat" or "policy", got {by!r}')
+        return _policy_summaries(self.provenance.policies, seats, self._points())
+
+    def _points(self) -> Iterable[npt.NDArray[np.int64]]:
+        """The points as ``(rounds, players)`` blocks: the rows kept, or read back a block at a
+        time from the run's Parquet output."""
+        if self.columns is not None:
+            return [self.columns["points"].reshape(-1, self.players)]
+        if self.parquet is None:
+            raise InvalidArgumentError("this simulation has neither rows nor a Parquet file")
+        _optional.require("pyarrow", "a summary by policy of a run stored in Parquet")
+        return _dataset.iter_points(self.parquet, self.players)
 
     def _need_columns(self) -> dict[str, npt.NDArray[Any]]:
         if self.columns is None:
@@ -153,28 +298,49 @@ class Simulation(Shown):
         return self.columns
 
     def to_arrow(self) -> pa.Table:
-        """The rows as a ``pyarrow.Table`` (cards and ranks as fixed-size lists); needs
-        ``pyarrow`` (``pip install chinese-poker[arrow]``)."""
+        """The rows as a ``pyarrow.Table`` (cards and ranks as fixed-size lists, the code
+        columns as dictionary columns of their names); needs ``pyarrow`` (``pip install
+        "chinese-poker[arrow]"``, else ``MissingDependencyError``)."""
+        _optional.require("pyarrow", "Simulation.to_arrow")
         return _arrow_table(self._need_columns())
 
     def to_pandas(self) -> Any:
-        """The rows as a pandas DataFrame (through Arrow)."""
+        """The rows as a pandas DataFrame (through Arrow; the code columns categorical)."""
+        _optional.require("pyarrow", "Simulation.to_pandas")
+        _optional.require("pandas", "Simulation.to_pandas")
         return self.to_arrow().to_pandas()
 
     def to_polars(self) -> Any:
         """The rows as a polars DataFrame (through Arrow, without copying where it can)."""
-        import polars as pl
-
+        _optional.require("pyarrow", "Simulation.to_polars")
+        pl = _optional.require("polars", "Simulation.to_polars")
         return pl.from_arrow(self.to_arrow())
 
-    def to_parquet(self, path: str | Path, rows_per_group: int = 262_144) -> Path:
-        """Writes the rows to a Parquet file in row groups, with the run's description in its
-        metadata (so that :func:`read_simulation` reads it back); written under a temporary
-        name and renamed when complete."""
-        import pyarrow.parquet as pq
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data: how the run was made (``provenance``, see :class:`Provenance`), the
+        format and schema version of its rows, how far it got, where its rows were written and
+        the summary per seat (the rows themselves are ``columns`` or its Parquet output)."""
+        return {
+            "format": _dataset.FORMAT,
+            "schema_version": _dataset.SCHEMA_VERSION,
+            "provenance": self.provenance.to_dict(),
+            "rounds": self.rounds,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
+            "seconds": self.seconds,
+            "parquet": None if self.parquet is None else str(self.parquet),
+            "summary": [dataclasses.asdict(s) for s in self.summary()],
+        }
 
+    def to_parquet(self, path: str | Path, rows_per_group: int = 262_144) -> Path:
+        """Writes the rows to a Parquet file in row groups, with the run's provenance in its
+        key-value metadata (under ``_dataset.METADATA_KEY``, so that :func:`read_simulation`
+        reads it back); written under a temporary name and renamed when complete."""
+        pq = _optional.require("pyarrow.parquet", "Simulation.to_parquet")
         table = self.to_arrow()
-        meta = _dataset.file_metadata(self._identity)
+        prov = self.provenance
+        identity = _dataset.run_identity(prov.to_dict())
+        meta = _dataset.file_metadata(identity, prov.package_version, prov.first, self.rounds)
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
         target = Path(path)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
@@ -185,48 +351,6 @@ class Simulation(Shown):
             tmp.unlink(missing_ok=True)
             raise
         return target
-
-    @property
-    def _identity(self) -> dict[str, Any]:
-        return self._run or {
-            "format": _dataset.FORMAT,
-            "version": _dataset.SCHEMA_VERSION,
-            "rules": {"name": self.rules},
-            "players": self.players,
-            "policies": list(self.policies),
-            "seed": self.seed,
-            "rounds": self.requested,
-        }
-
-
-# -- running
-
-
-def _policy_key(policy: object) -> str:
-    """What a seat's policy is, for refusing to resume another run (the thread count, which
-    never changes the rows, left out)."""
-    if isinstance(policy, MonteCarlo):
-        return repr(dataclasses.replace(policy, threads=None))
-    if isinstance(policy, TableEV | Greedy | RandomLegal):
-        return repr(policy)
-    module = getattr(policy, "__module__", None) or type(policy).__module__
-    return f"{module}.{getattr(policy, '__qualname__', type(policy).__qualname__)}"
-
-
-def _run_identity(rs: RuleSet, pols: Sequence[object], seed: int, rounds: int) -> dict[str, Any]:
-    """What makes two runs the same run: their rows depend on nothing else. In the form the
-    manifest's JSON reads back (lists, not tuples), so that equal runs compare equal."""
-    identity = {
-        "format": _dataset.FORMAT,
-        "version": _dataset.SCHEMA_VERSION,
-        "rules": rs.to_dict(),
-        "players": len(pols),
-        "policies": [_policy_key(p) for p in pols],
-        "seed": seed,
-        "rounds": rounds,
-    }
-    loaded: dict[str, Any] = json.loads(json.dumps(identity))
-    return loaded
 
 
 def simulate(
@@ -289,15 +413,11 @@ def simulate(
     # every policy refused before anything runs
     pols, _ = _read_policies(policies, rs, players)
     names = tuple(_policy_name(p) for p in pols)
-    identity = _run_identity(rs, pols, seed, rounds)
+    prov = Provenance.of(rs, pols, seed, rounds, players)
+    identity = _dataset.run_identity(prov.to_dict())
     ds = None
     if out is not None:
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise InvalidArgumentError(
-                'argument "out": writing Parquet needs pyarrow (pip install "chinese-poker[arrow]")'
-            ) from None
+        _optional.require("pyarrow", 'argument "out": writing Parquet')
         ds = _dataset.open_output(out, identity, resume=resume, overwrite=overwrite)
     elif resume or overwrite:
         raise InvalidArgumentError(
@@ -356,45 +476,46 @@ def simulate(
         columns=columns,
         parquet=None if ds is None else ds.path,
         _tally=tally,
-        _run=identity,
+        _provenance=prov,
     )
 
 
 def read_simulation(path: str | os.PathLike[str]) -> Simulation:
-    """A simulation read back, rows and summary: from a simulation directory written by
-    :func:`simulate` with ``out`` (the parts its manifest lists; an unfinished run reads as
-    ``interrupted`` with the rounds done so far) or from a file written by
-    :meth:`Simulation.to_parquet`. Needs ``pyarrow``. The summary is computed afresh from the
-    rows. A path that is not such a simulation raises ``InvalidArgumentError``; a file that
-    cannot be read, ``OutputError``."""
+    """A simulation read back, rows, summary and provenance: from a simulation directory
+    written by :func:`simulate` with ``out`` (the parts its manifest lists; an unfinished run
+    reads as ``interrupted`` with the rounds done so far) or from one Parquet file, written by
+    :meth:`Simulation.to_parquet` (or a part of a directory, read alone). Needs ``pyarrow``
+    (else ``MissingDependencyError``). The labelled columns read back as codes, the summary is
+    computed afresh from the rows, and ``provenance`` is the one the files record. A path that
+    is not such a simulation, or holds damaged rows, raises ``InvalidArgumentError``; a file
+    that cannot be read, ``OutputError``."""
+    _optional.require("pyarrow", "read_simulation")
+    stored = _dataset.read(path)
+    cols = stored.columns
     try:
-        stored = _dataset.read(path)
-    except ImportError:
-        raise InvalidArgumentError(
-            'argument "path": reading Parquet needs pyarrow (pip install "chinese-poker[arrow]")'
+        prov = Provenance.from_dict(stored.description)
+    except (KeyError, ChinesePokerError, TypeError, ValueError) as e:
+        raise _arg_error(
+            InvalidArgumentError, "path", f"{path} holds a damaged run description ({e!r})"
         ) from None
-    identity, cols = stored.identity, stored.columns
-    players = int(identity["players"])
-    tally = _core.SeatTally(players)
+    tally = _core.SeatTally(prov.players)
     try:
         tally.add(cols["points"], cols["scoops"], cols["sweep"], cols["status"])
     except (KeyError, ChinesePokerError, TypeError, ValueError) as e:
-        raise InvalidArgumentError(f'argument "path": {path} holds damaged rows ({e})') from None
-    policies = identity.get("policies") or []
-    rules = identity.get("rules") or {}
+        raise _arg_error(InvalidArgumentError, "path", f"{path} holds damaged rows ({e})") from None
     return Simulation(
-        players=players,
-        rules=str(rules.get("name", "custom")),
-        policies=tuple(str(p) for p in policies),
-        seed=int(identity.get("seed", 0)),
-        requested=int(identity.get("rounds", stored.done)),
+        players=prov.players,
+        rules=prov.rules.name,
+        policies=prov.policies,
+        seed=prov.seed,
+        requested=prov.rounds,
         rounds=stored.done,
-        interrupted=stored.done < int(identity.get("rounds", stored.done)),
+        interrupted=stored.done < prov.rounds,
         seconds=0.0,
         columns=cols,
         parquet=Path(os.fspath(path)),
         _tally=tally,
-        _run=identity,
+        _provenance=prov,
     )
 
 

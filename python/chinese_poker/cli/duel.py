@@ -12,7 +12,6 @@ Examples:
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from typing import Any
 
 from ._options import PLAYERS, Shared, add_count, command, progress
@@ -54,8 +53,7 @@ def run(args: argparse.Namespace) -> None:
 
         plots.save(plots.duel_edges(res), args.plot)
     if args.json:
-        data = {f.name: getattr(res, f.name) for f in dataclasses.fields(res) if f.name != "edges"}
-        out_json(data)
+        out_json(res.to_dict())
         if res.interrupted:
             raise KeyboardInterrupt  # exit 130, after the deals done are shown
         return

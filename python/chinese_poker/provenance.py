@@ -1,0 +1,86 @@
+"""How a result was made: the provenance every simulation and duel carries.
+
+    >>> import chinese_poker as cp
+    >>> run = cp.simulate(10, players=2, rules="two_four", policies=[cp.TableEV(), cp.Greedy()],
+    ...                   seed=3, progress=False)
+    >>> run.provenance.policies
+    ('TableEV(tables=None)', 'Greedy()')
+    >>> run.provenance.rules == cp.RuleSet.preset("two_four")
+    True
+
+A :class:`Provenance` is what :meth:`Simulation.to_dict <chinese_poker.Simulation.to_dict>` and
+:meth:`DuelResult.to_dict <chinese_poker.DuelResult.to_dict>` record under ``"provenance"``, and
+what a simulation's Parquet files hold in their metadata (with the format and schema version,
+see ``_dataset``); :func:`~chinese_poker.read_simulation` gives it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import _core
+from .policies import _policy_key
+from .rules import RuleSet
+
+__all__ = ["Provenance"]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What a simulation or a duel was made from.
+
+    ``rules``: the whole rule set (not only its name); ``players``: the table size;
+    ``policies``: for a simulation, the policy of each seat, for a duel, policy A then policy
+    B, each with its parameters (a built-in policy's ``repr``, such as
+    ``MonteCarlo(samples=200, seed=0, ...)`` without its thread count; a Python callable's
+    qualified name); ``seed``: the run's seed; ``rounds``: the rounds asked for (a duel: the
+    deals); ``first``: the first round of the rows (0, but a part of a simulation directory
+    read alone starts at its own); ``package_version``: the version of chinese_poker that made
+    the rows."""
+
+    rules: RuleSet
+    players: int
+    policies: tuple[str, ...]
+    seed: int
+    rounds: int
+    first: int = 0
+    package_version: str = _core.__version__
+
+    @classmethod
+    def of(
+        cls, rules: RuleSet, policies: Sequence[object], seed: int, rounds: int, players: int
+    ) -> Provenance:
+        """The provenance of a run or duel played now, by this package, from round 0."""
+        return cls(rules, players, tuple(_policy_key(p) for p in policies), seed, rounds)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data: the rule set as :meth:`RuleSet.to_dict` gives it."""
+        return {
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "policies": list(self.policies),
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "first": self.first,
+            "package_version": self.package_version,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Provenance:
+        """The provenance ``to_dict`` (or a simulation's stored description) gives. A missing
+        key, or a value of the wrong kind, raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` (or the rule set's ``InvalidRulesError``)."""
+        policies = data["policies"]
+        if isinstance(policies, str) or not all(isinstance(p, str) for p in policies):
+            raise TypeError(f"policies: expected a list of names, got {policies!r}")
+        return cls(
+            rules=RuleSet.from_dict(data["rules"]),
+            players=int(data["players"]),
+            policies=tuple(policies),
+            seed=int(data["seed"]),
+            rounds=int(data["rounds"]),
+            first=int(data.get("first", 0)),
+            package_version=str(data["package_version"]),
+        )
