@@ -75,13 +75,15 @@ def add_count(p: argparse.ArgumentParser, what: str, default: int) -> None:
 @dataclass(frozen=True)
 class Shared:
     """The option groups commands share, as argparse parents: ``common`` (``--color``),
-    ``as_json`` (``--json``), ``rules`` (``--rules``) and ``run`` (``--seed``, ``--threads``,
-    ``--samples`` of the mc policy, ``--no-progress``)."""
+    ``as_json`` (``--json``), ``rules`` (``--rules``), ``run`` (``--seed``, ``--threads``,
+    ``--samples`` of the mc policy, ``--no-progress``) and ``tables`` (``--tables``, of the
+    commands that solve)."""
 
     common: argparse.ArgumentParser
     as_json: argparse.ArgumentParser
     rules: argparse.ArgumentParser
     run: argparse.ArgumentParser
+    tables: argparse.ArgumentParser
 
 
 def shared() -> Shared:
@@ -110,7 +112,15 @@ def shared() -> Shared:
         help=f"sampled deals per hand of the mc policy (default {DEFAULT_MC_SAMPLES})",
     )
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    return Shared(common, as_json, rules, run)
+    tables = Parser(add_help=False)
+    tables.add_argument(
+        "--tables",
+        default=None,
+        metavar="FILE",
+        help="the strategy tables (.npz) of the table objective and of mc's opponents, trained "
+        "for --rules and --players (default: those installed for them, else the shipped ones)",
+    )
+    return Shared(common, as_json, rules, run, tables)
 
 
 def progress(args: argparse.Namespace) -> bool:
