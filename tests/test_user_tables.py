@@ -82,8 +82,8 @@ def test_an_edited_rule_set_has_its_own_key() -> None:
     base = cp.RuleSet.preset("maceplay")
     assert _core.tables_key(HOUSE.compiled, 4) != _core.tables_key(base.compiled, 4)
     assert _core.tables_key(HOUSE.compiled, 4) != _core.tables_key(HOUSE.compiled, 3)
-    # a new name changes nothing the tables depend on: the same tables serve it
-    renamed = base.replace(name="our club")
+    # a new name or description changes nothing the tables depend on: the same tables serve it
+    renamed = base.replace(name="our club", description="ours")
     assert _core.tables_key(renamed.compiled, 4) == _core.tables_key(base.compiled, 4)
 
 
@@ -259,6 +259,18 @@ def test_tables_install_and_list_commands(user: Path, tmp_path: Path, capsys: An
     assert "argument FILE: tables file" in capsys.readouterr().err
     assert cli.main(["tables", "train", "--all", "--install"]) == 2
     assert "argument --install: " in capsys.readouterr().err
+
+
+def test_train_install_with_out_keeps_a_copy(user: Path, tmp_path: Path, capsys: Any) -> None:
+    copy = tmp_path / "one_six-2p.npz"
+    argv = ["tables", "train", "--rules", "one_six", "--players", "2", "--deals", "20"]
+    assert cli.main([*argv, "--install", "--out", str(copy)]) == 0
+    wrote, installed = capsys.readouterr().out.splitlines()[-2:]
+    installed_path = T.installed_tables_path("one_six", 2)
+    assert installed_path is not None and installed_path.parent == user
+    assert wrote.startswith(f"wrote {copy} (") and " iterations, " in wrote
+    assert installed == f"installed {installed_path}: used for rule set 'one_six' at 2 players"
+    assert copy.read_bytes() == installed_path.read_bytes()
 
 
 def test_every_solving_command_takes_tables(tmp_path: Path) -> None:

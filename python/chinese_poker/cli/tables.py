@@ -152,9 +152,12 @@ def run(args: argparse.Namespace) -> None:
         out_json({k: v for k, v in meta.items() if isinstance(v, str | int | float | bool)})
         return
     note = "" if meta["converged"] else "; did not converge (try more --deals)"
-    out(f"wrote {meta['path']} ({meta['iterations']} iterations, {meta['seconds']} s{note})")
+    summary = f" ({meta['iterations']} iterations, {meta['seconds']} s{note})"
+    if target is not None:
+        out(f"wrote {meta['path']}{summary}")
+        summary = ""  # said once
     if args.install:
-        _said_installed(meta["installed"], rules.name, players)
+        _said_installed(meta["installed"] + summary, rules.name, players)
 
 
 def _said_installed(path: str, rules: str, players: int) -> None:
