@@ -376,13 +376,13 @@ def installed_tables_path(rules: RuleSet | str | None, players: int) -> Path | N
     """The tables file installed in the user tables directory for a rule set and table size,
     or ``None`` if none is. Raises ``InvalidTablesError`` for a damaged index."""
     rs = _rule_set(rules)
-    key = _core.tables_key(rs.compiled, _check_players(players))
+    n = _check_players(players)
     directory = user_tables_dir()
     index = directory / INDEX_FILE
     stamp = _index_stamp(index)
-    if stamp is None:
+    if stamp is None:  # nothing installed: the usual case, one stat
         return None
-    name = _user_index(str(index), stamp).get(key)
+    name = _user_index(str(index), stamp).get(_core.tables_key(rs.compiled, n))
     return None if name is None else directory / name
 
 
