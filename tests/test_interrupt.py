@@ -130,14 +130,14 @@ print("returned", res.deals, res.interrupted, flush=True)
 def test_ctrl_c_stops_training_during_calibration() -> None:
     code = """
 from chinese_poker import _core
-def progress(step, delta):
-    print("step", step, flush=True)
+def progress(phase, step, report):
+    print(phase, step, flush=True)
 # one quick iteration, then a calibration step of ten million hands
 _core.train_tables(None, 4, 0, 200, max_iters=1, min_iters=1, progress=progress,
                    calibration_hands=10_000_000, calibration_iters=1)
 print("finished", flush=True)
 """
-    took, code_, out = _interrupt(_python(code), "step 1", delay=0.3)
+    took, code_, out = _interrupt(_python(code), "fictitious_play 1", delay=0.3)
     assert took < STOP_BOUND, (took, out)
     assert "KeyboardInterrupt" in out and "finished" not in out, out
 

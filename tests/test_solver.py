@@ -17,6 +17,7 @@ from chinese_poker.exceptions import (
     InvalidCardError,
     InvalidRulesError,
     InvalidShapeError,
+    InvalidTablesError,
 )
 
 HAND = "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"
@@ -261,8 +262,9 @@ def test_tables_train_command_and_loader_checks(tmp_path: Any) -> None:
     check_legal([c.code for c in cp.parse_cards(HAND)], sol.setting, "low")
     with pytest.raises(InvalidRulesError, match="wheel"):
         cp.solve(HAND, "shisanshui", 2, cp.TableEV(out))
-    with pytest.warns(UserWarning, match="other scoring"):
+    with pytest.raises(InvalidTablesError, match="another rule set or table size") as e:
         cp.solve(HAND, "maceplay", 4, cp.TableEV(out))
+    assert str(out) in str(e.value) and "players=2" in str(e.value) and "players=4" in str(e.value)
     bad = tmp_path / "bad.npz"
     np.savez(bad, front=np.zeros(3))
     with pytest.raises(InvalidRulesError, match="front must have 455 classes"):

@@ -440,6 +440,9 @@ class _TrainDefaults(TypedDict):
     max_calibration_hands: int
 
 TRAIN_DEFAULTS: _TrainDefaults
+# training's phases in the order they run, as its progress callback names them:
+# ("fictitious_play", "calibration")
+TRAINING_PHASES: tuple[str, str]
 
 def check_budget(
     samples: object = None,
@@ -562,7 +565,7 @@ def train_tables(
     max_iters: int | None = None,
     tol: float | None = None,
     threads: object = None,
-    progress: Callable[[int, float], object] | None = None,
+    progress: Callable[[str, int, dict[str, Any]], object] | None = None,
     calibration_hands: object = None,
     calibration_iters: object = None,
 ) -> dict[str, Any]: ...

@@ -10,10 +10,17 @@ never raises
 anything but :class:`~chinese_poker.exceptions.InvalidTablesError` naming the file and what is
 wrong with it, whatever the bytes on disk, and never leaves the file open.
 
+Where the tables of a rule set and table size come from (:func:`load_tables`), in order: a file
+the caller names; the user tables directory (:func:`user_tables_dir`: ``$CHINESE_POKER_TABLES``,
+else the platform's user data directory), where :func:`install_tables` and
+``train_tables(..., install=True)`` put tables under their key; the shipped tables; and only
+then, with a warning, the plain tables of the rule set's wheel.
+
 Loaded tables are cached by rule set, table size and file (its path, modification time, size and
-inode), so a file rewritten at the same path is read again. Files and the index are written
-atomically (a temporary file in the same directory, then :func:`os.replace`): an interrupted
-``train_all`` leaves every file complete, and the index lists only complete files.
+inode), so a file rewritten at the same path is read again. Files and the indexes are written
+atomically (a temporary file in the same directory, then :func:`os.replace`), readable by other
+accounts as the umask allows (``0o666 & ~umask``, so 0644 under the usual 022): an interrupted
+``train_all`` leaves every file complete, and an index lists only complete files.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import functools
 import hashlib
 import json
 import os
+import secrets
 import tempfile
 import time
 import warnings
@@ -31,36 +39,48 @@ import zlib
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
+import platformdirs
 
 from . import _core
+from ._args import flag, whole
 from ._args import players as _players
 from ._args import seed as _seed
-from ._args import whole
 from .exceptions import (
     ChinesePokerError,
     InvalidArgumentError,
     InvalidTablesError,
     InvalidTypeError,
+    OutputError,
 )
 from .rules import RuleSet, _rule_set
 
 __all__ = [
     "DEFAULT_DEALS",
     "MAX_DEALS",
+    "TABLES_ENV",
+    "install_tables",
+    "installed_tables",
+    "installed_tables_path",
     "load_tables",
+    "progress_text",
     "read_tables",
     "shipped_tables_path",
     "train_all",
     "train_tables",
+    "user_tables_dir",
     "write_tables",
 ]
 
 TABLES_DIR = "data"
 INDEX_FILE = _core.TABLES_INDEX
+#: The environment variable naming the user tables directory (a club server's shared directory,
+#: a test's temporary one); unset or empty: ``tables`` in the platform's user data directory.
+TABLES_ENV = "CHINESE_POKER_TABLES"
+_APP = "chinese-poker"  # the user data directory's name (platformdirs)
 FRONT_CLASSES: int = _core.FRONT_CLASSES
 FIVE_CLASSES: int = _core.FIVE_CLASSES
 ROWS = (("front", FRONT_CLASSES), ("middle", FIVE_CLASSES), ("back", FIVE_CLASSES))
@@ -73,6 +93,8 @@ MAX_DEALS: int = _core.TRAIN_DEFAULTS["max_deals"]
 MIN_ITERATIONS: int = _core.TRAIN_DEFAULTS["min_iters"]
 MAX_ITERATIONS: int = _core.TRAIN_DEFAULTS["max_iters"]
 TOLERANCE: float = _core.TRAIN_DEFAULTS["tol"]
+# The phases training reports its progress in, in the order they run (the core's names).
+FICTITIOUS_PLAY, CALIBRATION = _core.TRAINING_PHASES
 
 # What reading a damaged file can raise, from numpy, zipfile, zlib and json: each becomes an
 # InvalidTablesError. Every case is in tests/test_bad_input.py.
@@ -194,10 +216,21 @@ def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
 # -- writing ---------------------------------------------------------------------------------
 
 
+def _new_temp(path: Path) -> tuple[int, str]:
+    """A new file next to ``path``, open for writing. Created with mode 0o666, which the kernel
+    narrows by the umask (0644 under the usual 022) as it does for any new file: a tables file
+    must be readable by the account serving it, which :func:`tempfile.mkstemp`'s 0600 is not."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
+        with contextlib.suppress(FileExistsError):
+            return os.open(tmp, flags, 0o666), tmp
+
+
 @contextlib.contextmanager
 def _atomic(path: Path) -> Iterator[IO[bytes]]:
     """A file object whose contents replace ``path`` only once it is complete."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _new_temp(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
@@ -268,13 +301,35 @@ def _data_dir() -> Path:
     return Path(str(resources.files("chinese_poker"))) / TABLES_DIR
 
 
+def _index_entries(path: Path) -> list[dict[str, Any]]:
+    """The entries of a tables index (``{"tables": [{"key": ..., "file": ...}, ...]}``); none
+    where there is no index. Raises ``InvalidTablesError`` naming the index if it is damaged."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        reason = e.strerror if isinstance(e, OSError) else str(e)[:200]
+        raise InvalidTablesError(f"tables index {str(path)!r}: cannot be read ({reason})") from None
+    entries = data.get("tables") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise InvalidTablesError(
+            f'tables index {str(path)!r}: not a tables index (no "tables" list)'
+        )
+    for i, entry in enumerate(entries):
+        good = isinstance(entry, dict) and isinstance(entry.get("key"), str)
+        file = entry.get("file") if good else None
+        # a file name, never a path: an index names files of its own directory only
+        if not isinstance(file, str) or Path(file).name != file:
+            raise InvalidTablesError(
+                f'tables index {str(path)!r}: entry {i} has no "key" and "file" text'
+            )
+    return entries
+
+
 @functools.cache
 def _index() -> dict[str, str]:
-    path = _data_dir() / INDEX_FILE
-    if not path.exists():
-        return {}
-    entries = json.loads(path.read_text())["tables"]
-    return {e["key"]: e["file"] for e in entries}
+    return {e["key"]: e["file"] for e in _index_entries(_data_dir() / INDEX_FILE)}
 
 
 def shipped_tables_path(rules: RuleSet | str | None, players: int) -> Path | None:
@@ -285,6 +340,145 @@ def shipped_tables_path(rules: RuleSet | str | None, players: int) -> Path | Non
     return None if name is None else _data_dir() / name
 
 
+# -- the user tables directory ----------------------------------------------------------------
+
+
+def user_tables_dir() -> Path:
+    """The user tables directory: the one ``$CHINESE_POKER_TABLES`` names, else ``tables`` in
+    the platform's user data directory (``~/.local/share/chinese-poker/tables`` on Linux). It
+    holds installed tables files and their index (``tables.json``, shaped as the shipped one);
+    it is created by the first install."""
+    named = os.environ.get(TABLES_ENV)
+    if named:
+        return Path(named).expanduser()
+    return Path(platformdirs.user_data_dir(_APP, appauthor=False)) / "tables"
+
+
+@functools.lru_cache(maxsize=8)
+def _user_index(path: str, stamp: tuple[int, int, int]) -> dict[str, str]:
+    # ``stamp`` only keys the cache: an index rewritten by an install is read again
+    return {e["key"]: e["file"] for e in _index_entries(Path(path))}
+
+
+def _index_stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise InvalidTablesError(
+            f"tables index {str(path)!r}: cannot be read ({e.strerror or e})"
+        ) from None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def installed_tables_path(rules: RuleSet | str | None, players: int) -> Path | None:
+    """The tables file installed in the user tables directory for a rule set and table size,
+    or ``None`` if none is. Raises ``InvalidTablesError`` for a damaged index."""
+    rs = _rule_set(rules)
+    n = _check_players(players)
+    directory = user_tables_dir()
+    index = directory / INDEX_FILE
+    stamp = _index_stamp(index)
+    if stamp is None:  # nothing installed: the usual case, one stat
+        return None
+    name = _user_index(str(index), stamp).get(_core.tables_key(rs.compiled, n))
+    return None if name is None else directory / name
+
+
+def installed_tables() -> list[dict[str, Any]]:
+    """The entries of the user tables directory's index, oldest install first: each with the
+    ``key``, the ``file`` (in :func:`user_tables_dir`), the rule set's name (``rules``),
+    ``players``, ``iterations``, ``converged`` and ``seconds`` of its training."""
+    return _index_entries(user_tables_dir() / INDEX_FILE)
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Holds the directory's install lock (where the platform has ``fcntl``): two installs at
+    once each add their entry to the index, neither losing the other's."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: installs are not serialised
+        yield
+        return
+    fd = os.open(directory / ".lock", os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _user_dir() -> Path:
+    """The user tables directory, created if missing; ``OutputError`` naming it (and the
+    variable that names it) if it cannot be, or cannot take a new file."""
+    directory = user_tables_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as e:
+        raise OutputError(
+            f"user tables directory {str(directory)!r} cannot be written ({e.strerror or e}); "
+            f"set {TABLES_ENV} to a directory that can"
+        ) from None
+    return directory
+
+
+def install_tables(path: str | os.PathLike[str]) -> Path:
+    """Installs a tables file (trained by :func:`train_tables` or ``chinese-poker tables
+    train``) in the user tables directory, where every solve, simulation, duel and command
+    finds it for the rule set and table size it was trained for (its ``meta`` key). The file is
+    checked first (``InvalidTablesError`` naming it), copied under a name derived from its key
+    (replacing tables installed for the same key), and the directory's index updated; both are
+    written atomically. Returns the installed file's path."""
+    src = _path_arg("path", path)
+    meta = read_tables(src)["meta"]
+    directory = _user_dir()
+    dest = directory / _file_name(meta["key"])
+    with _locked(directory):
+        if not (dest.exists() and os.path.samefile(src, dest)):
+            try:
+                data = src.read_bytes()
+            except OSError as e:
+                raise _bad(src, f"cannot be read ({e.strerror or e})") from None
+            with _atomic(dest) as fh:
+                fh.write(data)
+        entries = [e for e in _index_entries(directory / INDEX_FILE) if e["key"] != meta["key"]]
+        entries.append(_index_entry(meta, dest.name))
+        _write_index(directory, {"version": 1, "tables": entries})
+    clear_cache()  # solvers cached on the tables used before
+    return dest
+
+
+def _index_entry(meta: dict[str, Any], file: str) -> dict[str, Any]:
+    return {
+        "key": meta["key"],
+        "file": file,
+        "rules": meta.get("rules"),
+        "players": meta.get("players"),
+        "iterations": meta.get("iterations"),
+        "converged": meta.get("converged"),
+        "seconds": meta.get("seconds"),
+    }
+
+
+# -- loading -----------------------------------------------------------------------------------
+
+
+def _key_mismatch(path: Path, found: str, wanted: str, rules: RuleSet, players: int) -> str:
+    """Says which fields of two tables keys differ, then both keys whole."""
+    ours = dict(part.partition("=")[::2] for part in wanted.split(";"))
+    theirs = dict(part.partition("=")[::2] for part in found.split(";"))
+    differ = [f for f in ours if theirs.get(f) != ours[f]] + [f for f in theirs if f not in ours]
+    return (
+        f"tables file {str(path)!r} was trained for another rule set or table size than "
+        f"{rules.name!r} at {players} players (they differ in {', '.join(differ)}): the file's "
+        f"key is {found!r}, the rule set's {wanted!r}"
+    )
+
+
 def _compile(rules: RuleSet, players: int, path: Path, given: bool) -> _core.TableEv:
     t = read_tables(path)
     wheel = t["meta"].get("wheel", rules.wheel)
@@ -293,12 +487,9 @@ def _compile(rules: RuleSet, players: int, path: Path, given: bool) -> _core.Tab
             f"tables file {str(path)!r} was trained for the {wheel!r} wheel; the rule set uses "
             f"{rules.wheel!r}"
         )
-    if given and t["meta"]["key"] != _core.tables_key(rules.compiled, players):
-        warnings.warn(
-            f"tables file {str(path)!r} was trained for other scoring or another table size "
-            f"({t['meta'].get('rules', '?')}, {t['meta'].get('players', '?')} players)",
-            stacklevel=5,
-        )
+    wanted = _core.tables_key(rules.compiled, players)
+    if given and t["meta"]["key"] != wanted:
+        raise InvalidTablesError(_key_mismatch(path, t["meta"]["key"], wanted, rules, players))
     try:
         model = t["meta"].get("model")
         return _core.TableEv(
@@ -363,14 +554,21 @@ def load_tables(
     players: int = 4,
     path: str | os.PathLike[str] | None = None,
 ) -> _core.TableEv:
-    """The compiled table objective for a rule set and table size (cached): from ``path``, or
-    the shipped tables (falling back, with a warning, to plain tables for the same wheel).
-    Raises ``InvalidTablesError`` for a file that cannot be used."""
+    """The compiled table objective for a rule set and table size (cached), from the first of:
+    ``path``; the tables installed for them in the user tables directory
+    (:func:`installed_tables_path`); the shipped tables; the plain tables for the same wheel,
+    with a warning that none were trained. Raises ``InvalidTablesError`` naming the file for a
+    file that cannot be used, or one trained for another rule set or table size (naming both
+    keys)."""
     rs = _rule_set(rules)
     n = _check_players(players)
     if path is None:
-        return _load_shipped(rs, n)
-    p = _path_arg("tables", path)
+        installed = installed_tables_path(rs, n)
+        if installed is None:
+            return _load_shipped(rs, n)
+        p = installed
+    else:
+        p = _path_arg("tables", path)
     return _load_file(rs, n, str(p), _stamp(p))
 
 
@@ -387,6 +585,7 @@ def on_clear_cache(clear: Callable[[], object]) -> None:
 def clear_cache() -> None:
     """Forgets every loaded table and the shipped index (and the solvers built on them)."""
     _index.cache_clear()
+    _user_index.cache_clear()
     _load_shipped.cache_clear()
     _load_file.cache_clear()
     for clear in _DEPENDENT_CACHES:
@@ -394,6 +593,9 @@ def clear_cache() -> None:
 
 
 # -- training --------------------------------------------------------------------------------
+
+#: ``progress(phase, step, report)`` of :func:`train_tables`.
+TrainingProgress: TypeAlias = Callable[[str, int, dict[str, Any]], object]
 
 
 def train_tables(
@@ -403,9 +605,10 @@ def train_tables(
     deals: int = DEFAULT_DEALS,
     out: str | os.PathLike[str] | None = None,
     threads: int | None = None,
-    progress: Callable[[int, float], object] | None = None,
+    progress: TrainingProgress | None = None,
     calibration_hands: int | None = None,
     calibration_iters: int | None = None,
+    install: bool = False,
 ) -> dict[str, Any]:
     """Trains the table objective's outcome tables and model by self-play at ``players``
     seats: ``deals`` deals per iteration (1 to ``MAX_DEALS``), blended until no row's
@@ -415,7 +618,13 @@ def train_tables(
     ``_core.CALIBRATION_HANDS_PER_DEAL`` (150) × ``deals`` hands; 0 skips calibration).
     Deterministic for
     ``seed`` (0 to 2**64 − 1) whatever ``threads``.
-    ``progress(step, delta)`` is called after each iteration and then each calibration step.
+
+    ``progress(phase, step, report)`` is called after each iteration of the ``"fictitious_play"``
+    phase (``report``: ``delta``, the largest move, and ``converged``, true on the iteration
+    that ended the phase below ``TOLERANCE``) and then after each step of the ``"calibration"``
+    phase (``report``: the step's figures as ``meta["calibration"]`` lists them, and ``steps``,
+    how many there are); ``step`` counts from 1 in each phase. :func:`progress_text` words a
+    call as the command line's log does.
     Ctrl-C stops training within about a second (``KeyboardInterrupt``), in an iteration or a
     calibration step alike; nothing is written then.
 
@@ -426,16 +635,23 @@ def train_tables(
     Returns the distributions and ``meta``, whose ``converged`` is ``False`` (with a
     ``RuntimeWarning``) when training stopped at its iteration limit still moving; more deals
     per iteration give steadier measurements. If ``out`` is given its directory is checked
-    before training and the file is written atomically; ``meta["path"]`` is where it went."""
+    before training and the file is written atomically; ``meta["path"]`` is where it went.
+    ``install=True`` also installs the tables (:func:`install_tables`; without ``out``, they
+    are written straight into the user tables directory, checked before training too), so that
+    everything finds them for this rule set and table size; ``meta["installed"]`` is the
+    installed file."""
     rs = _rule_set(rules)
     n = _check_players(players)
     seed = _seed("seed", seed)
     deals = whole("deals", deals, 1, MAX_DEALS)
+    install = flag("install", install)
     if progress is not None and not callable(progress):
         raise InvalidTypeError(
             f"progress: expected a callable or None, got {type(progress).__name__}"
         )
     target = None if out is None else check_writable(out)
+    if install and target is None:
+        target = _user_dir() / _file_name(_core.tables_key(rs.compiled, n))
     start = time.perf_counter()
     trained = _core.train_tables(
         rs.compiled,
@@ -479,7 +695,30 @@ def train_tables(
     if target is not None:
         write_tables(target, trained, meta)
         meta["path"] = str(target)
+    if install and target is not None:
+        meta["installed"] = str(install_tables(target))
     return dict(trained, meta=meta)
+
+
+def progress_text(phase: str, step: int, report: dict[str, Any]) -> str:
+    """A :func:`train_tables` progress call in words, as ``chinese-poker tables train`` logs
+    it: the phase, the step and the phase's own figure (a calibration map moving by points
+    after the distributions converged is no divergence); after the iteration that ends the
+    first phase, a second line says so."""
+    name = phase.replace("_", " ")
+    if phase == CALIBRATION:
+        return (
+            f"{name} step {step} of {report['steps']}: map moved {report['moved']:.4f} points, "
+            f"worst decile gap {report['worst_decile_gap']:.2f}"
+        )
+    line = (
+        f"{name}, iteration {step}: largest move {report['delta']:.4f} (stops below {TOLERANCE:g})"
+    )
+    if report["converged"]:
+        return f"{line}\nconverged after {step} iterations"
+    if step >= MAX_ITERATIONS:
+        return f"{line}\nstopped at the limit of {MAX_ITERATIONS} iterations without converging"
+    return line
 
 
 def _finished(path: Path, key: str, seed: int, deals: int) -> dict[str, Any] | None:

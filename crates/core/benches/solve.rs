@@ -83,7 +83,7 @@ fn main() {
         calibration_iters: 1,
         ..TrainConfig::default()
     };
-    let report = train(&rules, &cfg, &mut |_, _| true).expect("train");
+    let report = train(&rules, &cfg, &mut |_| true).expect("train");
     println!(
         "train 2 iterations x {} deals, one calibration step: {:.2} s",
         cfg.deals,

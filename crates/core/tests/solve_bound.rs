@@ -81,7 +81,7 @@ fn trained(rules: &Rules, players: usize) -> TableEv {
         calibration_hands: 12_000,
         ..TrainConfig::default()
     };
-    let report = train(rules, &cfg, &mut |_, _| true).unwrap();
+    let report = train(rules, &cfg, &mut |_| true).unwrap();
     TableEv::new(rules, players, report.tables).unwrap()
 }
 

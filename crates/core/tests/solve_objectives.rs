@@ -258,8 +258,8 @@ fn training_is_deterministic_for_a_seed() {
             .build()
             .unwrap()
     };
-    let a = pool(1).install(|| train(&rules, &cfg, &mut |_, _| true).unwrap());
-    let b = pool(2).install(|| train(&rules, &cfg, &mut |_, _| true).unwrap());
+    let a = pool(1).install(|| train(&rules, &cfg, &mut |_| true).unwrap());
+    let b = pool(2).install(|| train(&rules, &cfg, &mut |_| true).unwrap());
     assert_eq!(a.tables, b.tables);
     assert_eq!(a.iterations, 2);
     // win rates derived from the tables are monotone in rank
@@ -271,6 +271,78 @@ fn training_is_deterministic_for_a_seed() {
         assert!(v >= last - 1e-9);
         last = v;
     }
+}
+
+#[test]
+fn training_reports_each_phase_and_its_own_figure() {
+    use chinese_poker::solve::train::{Phase, Progress};
+    let rules = Rules::preset("one_six").unwrap();
+    let cfg = TrainConfig {
+        players: 2,
+        deals: 300,
+        min_iters: 2,
+        max_iters: 3,
+        calibration_hands: 2000,
+        calibration_iters: 2,
+        ..TrainConfig::default()
+    };
+    let mut seen: Vec<(Phase, usize, f64, bool)> = Vec::new();
+    let mut steps_told = Vec::new();
+    let report = train(&rules, &cfg, &mut |p| {
+        let (figure, last) = match *p {
+            Progress::Iteration {
+                delta, converged, ..
+            } => (delta, converged),
+            Progress::Calibration {
+                step,
+                steps,
+                report,
+            } => {
+                steps_told.push(steps);
+                (report.moved, step == steps)
+            }
+        };
+        seen.push((p.phase(), p.step(), figure, last));
+        true
+    })
+    .unwrap();
+    let iterations: Vec<_> = seen
+        .iter()
+        .filter(|s| s.0 == Phase::FictitiousPlay)
+        .collect();
+    let calibration: Vec<_> = seen.iter().filter(|s| s.0 == Phase::Calibration).collect();
+    // every iteration, numbered from 1, then every calibration step, numbered from 1
+    assert_eq!(seen.len(), report.iterations + cfg.calibration_iters);
+    assert!(seen[..report.iterations]
+        .iter()
+        .all(|s| s.0 == Phase::FictitiousPlay));
+    let numbers: Vec<usize> = iterations.iter().map(|s| s.1).collect();
+    assert_eq!(numbers, (1..=report.iterations).collect::<Vec<_>>());
+    let numbers: Vec<usize> = calibration.iter().map(|s| s.1).collect();
+    assert_eq!(numbers, vec![1, 2]);
+    assert_eq!(steps_told, vec![2, 2]);
+    // an iteration's figure is its distribution move, a step's how far its map moved
+    let deltas: Vec<f64> = iterations.iter().map(|s| s.2).collect();
+    assert_eq!(deltas, report.deltas);
+    let moved: Vec<f64> = calibration.iter().map(|s| s.2).collect();
+    assert_eq!(
+        moved,
+        report
+            .calibration
+            .iter()
+            .map(|c| c.moved)
+            .collect::<Vec<_>>()
+    );
+    // `converged` only on an iteration that stopped the phase below the tolerance
+    let converged = report.deltas.last().is_some_and(|&d| d < cfg.tol);
+    for s in &iterations[..iterations.len() - 1] {
+        assert!(!s.3);
+    }
+    assert_eq!(iterations.last().unwrap().3, converged);
+    assert_eq!(
+        Phase::ALL.map(Phase::name),
+        ["fictitious_play", "calibration"]
+    );
 }
 
 #[test]
@@ -289,14 +361,14 @@ fn a_stop_check_ends_training_in_its_iterations_and_its_calibration() {
         ..TrainConfig::default()
     };
     // stopped at once: in the first iteration
-    let r = train_with_stop(&rules, &cfg, &mut |_, _| true, &|| true);
+    let r = train_with_stop(&rules, &cfg, &mut |_| true, &|| true);
     assert!(matches!(r, Err(Error::Interrupted)));
     // stopped once the iterations are done: in the calibration step, before its million hands
     let calibrating = AtomicBool::new(false);
     let r = train_with_stop(
         &rules,
         &cfg,
-        &mut |_, _| {
+        &mut |_| {
             calibrating.store(true, Ordering::Relaxed);
             true
         },

@@ -98,6 +98,11 @@ mod _core {
         m.add("MAX_DEALT_ROUNDS", chinese_poker::sim::MAX_DEALT_ROUNDS)?;
         m.add("INTERVAL_Z", chinese_poker::sim::duel::INTERVAL_Z)?;
         m.add("TRAIN_DEFAULTS", super::train_defaults(m.py())?)?;
+        let phases = chinese_poker::solve::train::Phase::ALL.map(|p| p.name());
+        m.add(
+            "TRAINING_PHASES",
+            pyo3::types::PyTuple::new(m.py(), phases)?,
+        )?;
         super::add_codes(m)?;
         m.add(
             "TABLES_INDEX",

@@ -12,7 +12,7 @@ use chinese_poker::eval::Wheel;
 use chinese_poker::hand::Hand;
 use chinese_poker::rules::Rules;
 use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
-use chinese_poker::solve::train::{self, train_with_stop, TrainConfig};
+use chinese_poker::solve::train::{self, train_with_stop, CalibrationStep, Progress, TrainConfig};
 use chinese_poker::solve::{
     self as core_solve, read_tables_file, tables_key as core_tables_key, with_scratch, Classes,
     Model, Objective, OutcomeTables, Policy, RowValues, Solved, Split, TableEv,
@@ -541,8 +541,9 @@ pub fn check_budget(
 }
 
 /// Trains outcome tables by self-play; returns a dict with the three row distributions (float64
-/// arrays), `scoop_rate`, `iterations`, `deltas` and the `key`. `progress(iteration, delta)` is
-/// called after each iteration (with the GIL); Ctrl-C stops training.
+/// arrays), `scoop_rate`, `iterations`, `deltas` and the `key`. `progress(phase, step, report)`
+/// is called after each fictitious-play iteration and each calibration step (with the GIL; see
+/// [`progress_report`]); Ctrl-C stops training.
 #[pyfunction]
 #[pyo3(signature = (rules, players, seed = None, deals = None, min_iters = None, max_iters = None, tol = None, threads = None, progress = None, calibration_hands = None, calibration_iters = None))]
 #[allow(clippy::too_many_arguments)]
@@ -604,13 +605,18 @@ pub fn train_tables<'py>(
             train_with_stop(
                 &r,
                 &cfg,
-                &mut |iter, delta| {
+                &mut |done| {
                     let Some(f) = &progress else { return true };
-                    Python::attach(|py| match f.call1(py, (iter, delta)) {
-                        Ok(_) => true,
-                        Err(e) => {
-                            callback_err = Some(e);
-                            false
+                    Python::attach(|py| {
+                        let called = progress_report(py, done).and_then(|report| {
+                            f.call1(py, (done.phase().name(), done.step(), report))
+                        });
+                        match called {
+                            Ok(_) => true,
+                            Err(e) => {
+                                callback_err = Some(e);
+                                false
+                            }
                         }
                     })
                 },
@@ -631,12 +637,7 @@ pub fn train_tables<'py>(
     d.set_item("model", report.tables.model.to_data().to_string())?;
     let steps = PyList::empty(py);
     for c in &report.calibration {
-        let step = PyDict::new(py);
-        step.set_item("hands", c.hands)?;
-        step.set_item("mean_predicted", c.mean_predicted)?;
-        step.set_item("worst_decile_gap", c.worst_decile_gap)?;
-        step.set_item("moved", c.moved)?;
-        steps.append(step)?;
+        steps.append(calibration_step(py, c)?)?;
     }
     d.set_item("calibration", steps)?;
     d.set_item("iterations", report.iterations)?;
@@ -644,6 +645,38 @@ pub fn train_tables<'py>(
     d.set_item("key", core_tables_key(&r, players))?;
     d.set_item("wheel", r.wheel.name())?;
     Ok(d)
+}
+
+/// One calibration step as a dict: what `meta["calibration"]` lists and the progress callback
+/// is given.
+fn calibration_step<'py>(py: Python<'py>, c: &CalibrationStep) -> PyResult<Bound<'py, PyDict>> {
+    let step = PyDict::new(py);
+    step.set_item("hands", c.hands)?;
+    step.set_item("mean_predicted", c.mean_predicted)?;
+    step.set_item("worst_decile_gap", c.worst_decile_gap)?;
+    step.set_item("moved", c.moved)?;
+    Ok(step)
+}
+
+/// The `report` the progress callback is given: after an iteration `delta` and `converged`,
+/// after a calibration step its figures (as `meta["calibration"]` lists them) and `steps`, the
+/// number of steps.
+fn progress_report<'py>(py: Python<'py>, done: &Progress) -> PyResult<Bound<'py, PyDict>> {
+    match *done {
+        Progress::Iteration {
+            delta, converged, ..
+        } => {
+            let d = PyDict::new(py);
+            d.set_item("delta", delta)?;
+            d.set_item("converged", converged)?;
+            Ok(d)
+        }
+        Progress::Calibration { steps, report, .. } => {
+            let d = calibration_step(py, report)?;
+            d.set_item("steps", steps)?;
+            Ok(d)
+        }
+    }
 }
 
 /// The text key of the rule-set fields the tables depend on (equal keys share tables).

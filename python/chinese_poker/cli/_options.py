@@ -92,13 +92,15 @@ def add_count(p: argparse.ArgumentParser, what: str, default: int) -> None:
 class Shared:
     """The option groups commands share, as argparse parents: ``common`` (``--color``),
     ``as_json`` (``--json``), ``rules`` (``--rules``), ``run`` (``--seed``, ``--threads``,
-    ``--no-progress``) and ``mc`` (``--samples`` and ``--time-limit`` of the mc policy)."""
+    ``--no-progress``), ``mc`` (``--samples`` and ``--time-limit`` of the mc policy) and
+    ``tables`` (``--tables``, of the commands that solve)."""
 
     common: argparse.ArgumentParser
     as_json: argparse.ArgumentParser
     rules: argparse.ArgumentParser
     run: argparse.ArgumentParser
     mc: argparse.ArgumentParser
+    tables: argparse.ArgumentParser
 
 
 def shared() -> Shared:
@@ -137,7 +139,15 @@ def shared() -> Shared:
         help="mc: stop sampling a hand after this many seconds (results then depend on the "
         "machine's speed)",
     )
-    return Shared(common, as_json, rules, run, mc)
+    tables = Parser(add_help=False)
+    tables.add_argument(
+        "--tables",
+        default=None,
+        metavar="FILE",
+        help="the strategy tables (.npz) of the table objective and of mc's opponents, trained "
+        "for --rules and --players (default: those installed for them, else the shipped ones)",
+    )
+    return Shared(common, as_json, rules, run, mc, tables)
 
 
 def progress(args: argparse.Namespace) -> bool:

@@ -25,6 +25,7 @@ PROG = "chinese-poker"
 # The CLI's policy names: what `simulate --policy`, `duel A B` and `solve --objective` accept.
 POLICY_NAMES = ("table", "mc", "greedy", "random")
 OBJECTIVE_NAMES = POLICY_NAMES[:2]  # what can value a single hand (the solver's objectives)
+TABLE_POLICIES = OBJECTIVE_NAMES  # the policies that read strategy tables (--tables)
 
 
 class CliError(Exception):
@@ -173,19 +174,39 @@ def load_rules(text: str, argument: str = "--rules") -> RuleSet:
     return RuleSet.preset(text)
 
 
-def policy(name: str, samples: int | None, time_limit: float | None) -> Any:
+def policy(
+    name: str, samples: int | None, time_limit: float | None, tables: str | None = None
+) -> Any:
     """The policy a CLI policy name stands for (``mc`` drawing at most ``samples`` deals per
-    hand, for at most ``time_limit`` seconds; ``None``: the core's defaults)."""
+    hand, for at most ``time_limit`` seconds; ``None``: the core's defaults); ``tables``: the
+    ``--tables`` file of the table objective (mc's opponents' too)."""
     from ..policies import Greedy, RandomLegal
     from ..solver import MonteCarlo, TableEV
 
     if name == "table":
-        return TableEV()
+        return TableEV(tables)
     if name == "mc":
-        return MonteCarlo(samples=samples, time_limit=time_limit)
+        return MonteCarlo(samples=samples, time_limit=time_limit, opponent_policy=TableEV(tables))
     if name == "greedy":
         return Greedy()
     return RandomLegal()
+
+
+def check_tables(tables: str | None, rules: RuleSet, players: int, used: bool = True) -> None:
+    """Loads the ``--tables`` file for the rule set and table size before any work (it is
+    cached for the work itself), so a file that cannot be used, or was trained for other rules
+    or another table size, is one line naming ``--tables``; ``used``: whether anything the
+    command plays reads tables."""
+    if tables is None:
+        return
+    if not used:
+        fail(
+            "--tables", f"no policy given uses strategy tables ({' and '.join(TABLE_POLICIES)} do)"
+        )
+    from ..strategy_tables import load_tables
+
+    with blame("--tables"):
+        load_tables(rules, players, tables)
 
 
 def need_matplotlib(argument: str) -> None:

@@ -12,11 +12,13 @@ import secrets
 from typing import Any
 
 from ._options import PLAYERS, SEED, Shared, command
-from ._shared import PROG, bold, cards_text, load_rules, out, out_json, seat
+from ._shared import PROG, bold, cards_text, check_tables, load_rules, out, out_json, seat
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules])
+    p = command(
+        sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.tables]
+    )
     p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
     p.add_argument("--seed", type=SEED, default=None, help="default: a random seed, printed")
     p.set_defaults(run=run)
@@ -25,12 +27,14 @@ def register(sub: Any, shared: Shared) -> None:
 def run(args: argparse.Namespace) -> None:
     from ..scoring import settle
     from ..simulate import deal
-    from ..solver import solve
+    from ..solver import TableEV, solve
 
     rules = load_rules(args.rules)
+    check_tables(args.tables, rules, args.players)
     seed = secrets.randbelow(2**32) if args.seed is None else args.seed
     hands = deal(1, args.players, seed)[0]
-    solutions = [solve(hand, rules, args.players, top_k=1) for hand in hands]
+    objective = TableEV(args.tables)
+    solutions = [solve(hand, rules, args.players, objective, top_k=1) for hand in hands]
     result = settle([s.as_decision() for s in solutions], rules)
     if args.json:
         out_json(
@@ -44,6 +48,8 @@ def run(args: argparse.Namespace) -> None:
         )
         return
     replay = f"{PROG} demo --seed {seed} --players {args.players} --rules {args.rules}"
+    if args.tables is not None:
+        replay += f" --tables {args.tables}"
     out(f"Seed {seed} (replay this round: {replay})")
     for i, (hand, sol) in enumerate(zip(hands, solutions, strict=True)):
         out()

@@ -7,6 +7,7 @@ the deals.
 Examples:
     chinese-poker duel table greedy --deals 2000 --rules two_four
     chinese-poker duel mc table --samples 500 --deals 300 --json
+    chinese-poker duel table greedy --rules house.toml --tables house-2p.npz
 """
 
 from __future__ import annotations
@@ -15,13 +16,22 @@ import argparse
 from typing import Any
 
 from ._options import PLAYERS, Shared, add_count, command, progress
-from ._shared import POLICY_NAMES, blame, check_plot_file, load_rules, out, out_json, policy
+from ._shared import (
+    POLICY_NAMES,
+    TABLE_POLICIES,
+    blame,
+    check_plot_file,
+    check_tables,
+    load_rules,
+    out,
+    out_json,
+    policy,
+)
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(
-        sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run, shared.mc]
-    )
+    parents = [shared.common, shared.as_json, shared.rules, shared.run, shared.mc, shared.tables]
+    p = command(sub, __name__, __doc__, parents)
     p.add_argument("a", choices=POLICY_NAMES, metavar="A", help="policy A")
     p.add_argument("b", choices=POLICY_NAMES, metavar="B", help="policy B")
     add_count(p, "deals", 2000)
@@ -36,7 +46,9 @@ def run(args: argparse.Namespace) -> None:
     rules = load_rules(args.rules)
     if args.plot is not None:
         check_plot_file("--plot", args.plot)
-    a, b = (policy(n, args.samples, args.time_limit) for n in (args.a, args.b))
+    used = args.a in TABLE_POLICIES or args.b in TABLE_POLICIES
+    check_tables(args.tables, rules, args.players, used)
+    a, b = (policy(n, args.samples, args.time_limit, args.tables) for n in (args.a, args.b))
     with blame("--rules"):
         res = duel(
             a,

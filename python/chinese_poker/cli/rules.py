@@ -123,7 +123,9 @@ def run(args: argparse.Namespace) -> None:
     text = (
         f"# {args.name}: a rule set based on {base.name}. Change what your house does\n"
         f"# differently; every field, its default and bounds: {docs_url('rules/')}\n"
-        "# Use it with --rules FILE.toml, or RuleSet.from_toml(text) in Python.\n" + house.to_toml()
+        "# Use it with --rules FILE.toml, or RuleSet.from_toml(text) in Python; train its\n"
+        "# strategy tables once with: chinese-poker tables train --rules FILE.toml --install\n"
+        + house.to_toml()
     )
     if args.out is None:
         print(text, end="")

@@ -4,6 +4,7 @@ Policies: {policies} (table objective, Monte Carlo, strongest back first, a rand
 setting). --out writes the rows to a simulation directory, which --resume continues after an
 interruption. --plot writes points per round, expected value by row category and calibration
 (with --compare: both rule sets' payoffs); needs matplotlib (pip install 'chinese-poker[plot]').
+--tables applies to --rules; the --compare run uses the tables found for its own rules.
 Ctrl-C stops the run (and any run not started yet), shows what was done and exits with 130.
 
 Examples:
@@ -26,7 +27,9 @@ from ..exceptions import ChinesePokerError, OutputError
 from ._options import PLAYERS, Shared, add_count, command, progress
 from ._shared import (
     POLICY_NAMES,
+    TABLE_POLICIES,
     check_plot_file,
+    check_tables,
     fail,
     load_rules,
     out,
@@ -37,9 +40,8 @@ from ._shared import (
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(
-        sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.run, shared.mc]
-    )
+    parents = [shared.common, shared.as_json, shared.rules, shared.run, shared.mc, shared.tables]
+    p = command(sub, __name__, __doc__, parents)
     add_count(p, "rounds", 1000)
     p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
     p.add_argument(
@@ -70,8 +72,8 @@ def register(sub: Any, shared: Shared) -> None:
     p.set_defaults(run=run)
 
 
-def _policies(args: argparse.Namespace) -> tuple[list[str], list[Any]]:
-    """The CLI names of each seat's policy and the policies."""
+def _names(args: argparse.Namespace) -> list[str]:
+    """The CLI name of each seat's policy."""
     names = [n.strip() for n in args.policy.split(",")]
     for n in names:
         if n not in POLICY_NAMES:
@@ -84,7 +86,7 @@ def _policies(args: argparse.Namespace) -> tuple[list[str], list[Any]]:
             f"expected one policy for every seat or {args.players} comma-separated "
             f"(one per seat), got {len(names)}",
         )
-    return names, [policy(n, args.samples, args.time_limit) for n in names]
+    return names
 
 
 def _summary_rows(run: Any, names: Sequence[str]) -> str:
@@ -120,7 +122,8 @@ def run(args: argparse.Namespace) -> None:
 
     rules = load_rules(args.rules)
     other = None if args.compare is None else load_rules(args.compare, "--compare")
-    names, policies = _policies(args)
+    names = _names(args)
+    check_tables(args.tables, rules, args.players, any(n in TABLE_POLICIES for n in names))
     if args.out is None and (args.resume or args.overwrite):
         fail("--resume" if args.resume else "--overwrite", "applies with --out only")
     if args.out is not None:
@@ -131,9 +134,10 @@ def run(args: argparse.Namespace) -> None:
     if args.plot is not None:
         check_plot_file("--plot", args.plot)
     runs = []
-    for rs, path in ((rules, args.out), (other, None)):
+    for rs, path, tables in ((rules, args.out, args.tables), (other, None, None)):
         if rs is None:
             continue
+        policies = [policy(n, args.samples, args.time_limit, tables) for n in names]
         try:
             # --out is checked by simulate before it plays a round
             run = simulate(

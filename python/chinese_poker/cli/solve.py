@@ -2,14 +2,17 @@
 
 Cards: rank 2-9, T or 10, J, Q, K, A and suit c d h s (or ♣ ♦ ♥ ♠), any case, separated by
 spaces or commas. A file or standard input holds one hand per line ('#' starts a comment).
-Objectives: table (expected score against the table, from the shipped strategy tables; fast) or
-mc (Monte Carlo over sampled deals; slower, with a standard error).
+Objectives: table (expected score against the table, from the strategy tables installed or
+shipped for the rules and table size, or --tables FILE; fast) or mc (Monte Carlo over sampled
+deals; slower, with a standard error).
 
 Examples:
     chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"
     chinese-poker solve --file hands.txt --rules pokerclub_south --players 3 --json
     cat hands.txt | chinese-poker solve --objective mc --samples 1000
     bot | chinese-poker solve --jsonl --rules maceplay   # one JSON line per hand
+    chinese-poker solve "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d" --rules house.toml
+        --tables house-4p.npz
 """
 
 from __future__ import annotations
@@ -23,11 +26,22 @@ from typing import Any
 from .. import _core
 from ..exceptions import ChinesePokerError
 from ._options import PLAYERS, SEED, THREADS, Shared, command, int_arg
-from ._shared import OBJECTIVE_NAMES, blame, bold, cards_text, fail, load_rules, out, out_json
+from ._shared import (
+    OBJECTIVE_NAMES,
+    blame,
+    bold,
+    cards_text,
+    check_tables,
+    fail,
+    load_rules,
+    out,
+    out_json,
+)
 
 
 def register(sub: Any, shared: Shared) -> None:
-    p = command(sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.mc])
+    parents = [shared.common, shared.as_json, shared.rules, shared.mc, shared.tables]
+    p = command(sub, __name__, __doc__, parents)
     p.add_argument("hands", nargs="*", metavar="HAND", help="13 cards ('-': standard input)")
     p.add_argument("--file", help="a file of hands, one per line ('-': standard input)")
     p.add_argument("--players", type=PLAYERS, default=4, help="table size (default 4)")
@@ -91,8 +105,9 @@ def _solver(args: argparse.Namespace) -> Any:
         if args.objective == "mc"
         else TableEV()
     )
+    check_tables(args.tables, rules, args.players)
     with blame("--rules"):
-        return Solver(rules, args.players, objective)
+        return Solver(rules, args.players, objective, tables=args.tables)
 
 
 def _jsonl(args: argparse.Namespace) -> None:

@@ -49,7 +49,8 @@ pub struct TablesFile {
 
 impl TablesFile {
     /// Whether the tables were trained for this rule set's scoring at this table size. Tables
-    /// for other scoring still solve (the Python package warns and uses them).
+    /// for other scoring still solve; the Python package refuses them (`InvalidTablesError`
+    /// naming both keys).
     pub fn matches(&self, rules: &Rules, players: usize) -> bool {
         self.key == tables_key(rules, players)
     }

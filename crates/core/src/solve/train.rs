@@ -133,14 +133,72 @@ fn deal(seed: u64, d: u64, n: usize) -> [[u8; 13]; 4] {
     std::array::from_fn(|p| deck[13 * p..13 * p + 13].try_into().expect("13"))
 }
 
-/// Trains the tables for `rules` at `cfg.players`. `progress(step, delta)` is called after each
-/// training iteration (delta: the largest distribution move) and then after each calibration
-/// step (delta: how far the map moved, in points); returning `false` stops with
+/// The phases of training, in the order they run, as [`Progress`] names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The self-play iterations that blend the row distributions until they stop moving.
+    FictitiousPlay,
+    /// The steps that fit the calibration map to the points played hands realise.
+    Calibration,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 2] = [Phase::FictitiousPlay, Phase::Calibration];
+
+    /// The phase's name in progress reports (the Python callback's `phase`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::FictitiousPlay => "fictitious_play",
+            Phase::Calibration => "calibration",
+        }
+    }
+}
+
+/// What training reports after each step, so that a log can say which phase it is in and how
+/// close that phase is to done (the two phases' figures are different measures: a calibration
+/// map moving by points after the distributions converged is no divergence).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Progress<'a> {
+    /// After fictitious-play iteration `iteration` (from 1): `delta` is the largest move of any
+    /// row's cumulative distribution; `converged`, that it moved less than the tolerance after
+    /// the minimum iterations, so this was the last iteration.
+    Iteration {
+        iteration: usize,
+        delta: f64,
+        converged: bool,
+    },
+    /// After calibration step `step` (from 1) of `steps`, with what the step measured.
+    Calibration {
+        step: usize,
+        steps: usize,
+        report: &'a CalibrationStep,
+    },
+}
+
+impl Progress<'_> {
+    pub fn phase(&self) -> Phase {
+        match self {
+            Progress::Iteration { .. } => Phase::FictitiousPlay,
+            Progress::Calibration { .. } => Phase::Calibration,
+        }
+    }
+
+    /// The step within its phase, from 1.
+    pub fn step(&self) -> usize {
+        match *self {
+            Progress::Iteration { iteration, .. } => iteration,
+            Progress::Calibration { step, .. } => step,
+        }
+    }
+}
+
+/// Trains the tables for `rules` at `cfg.players`. `progress` is called after each training
+/// iteration and then after each calibration step ([`Progress`]); returning `false` stops with
 /// `Error::Interrupted`. `rules` must be validated.
 pub fn train(
     rules: &Rules,
     cfg: &TrainConfig,
-    progress: &mut dyn FnMut(usize, f64) -> bool,
+    progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Result<TrainReport> {
     train_with_stop(rules, cfg, progress, &crate::parallel::never)
 }
@@ -151,7 +209,7 @@ pub fn train(
 pub fn train_with_stop(
     rules: &Rules,
     cfg: &TrainConfig,
-    progress: &mut dyn FnMut(usize, f64) -> bool,
+    progress: &mut dyn FnMut(&Progress) -> bool,
     stop: crate::parallel::Stop,
 ) -> Result<TrainReport> {
     check_players(cfg.players)?;
@@ -206,10 +264,16 @@ pub fn train_with_stop(
             .fold(0.0, f64::max);
         tables = next;
         deltas.push(delta);
-        if !progress(iter + 1, delta) {
+        let converged = iter + 1 >= cfg.min_iters && delta < cfg.tol;
+        let report = Progress::Iteration {
+            iteration: iter + 1,
+            delta,
+            converged,
+        };
+        if !progress(&report) {
             return Err(Error::Interrupted);
         }
-        if iter + 1 >= cfg.min_iters && delta < cfg.tol {
+        if converged {
             break;
         }
     }
@@ -222,11 +286,15 @@ pub fn train_with_stop(
             let mut model = tables.model.clone();
             model.calibration = map;
             tables = tables.with_model(model)?;
-            let moved = report.moved;
-            calibration.push(report);
-            if !progress(iterations + step + 1, moved) {
+            let done = Progress::Calibration {
+                step: step + 1,
+                steps: cfg.calibration_iters,
+                report: &report,
+            };
+            if !progress(&done) {
                 return Err(Error::Interrupted);
             }
+            calibration.push(report);
         }
     }
     Ok(TrainReport {
