@@ -142,6 +142,15 @@ def test_the_history_exports_joins_leaves_sit_outs_and_timeouts() -> None:
     assert text.startswith("round 0, dealer seat 1, players P0 = seat 1, P1 = seat 3")
     assert "timed out: seat 3, sat out: seat 0, joined: seat 3, left: seat 2" in text
     assert "seats=(0, 1, 3)" in repr(table)
+    table.deal()
+    lines = str(table).splitlines()
+    assert lines[0].endswith(
+        "(dealt, waiting for decisions, 10 s left), dealer P3, sitting out: P0"
+    )
+    assert lines[1].startswith("P1 holds") and lines[2].startswith("P3 holds")
+    assert lines[3].split() == ["round", "dealer", "P0", "P1", "P3"]  # seat 2 left before
+    page = table._repr_html_()
+    assert ">P3</td>" in page and ">P2</td>" not in page
 
 
 # -- the bust rule -----------------------------------------------------------------------------
