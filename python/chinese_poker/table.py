@@ -262,8 +262,11 @@ def _read_clock(value: object) -> Callable[[], object]:
     return value
 
 
-def _seat_list(seats: Sequence[int]) -> str:
-    return ", ".join(str(s) for s in seats)
+def _named(seats: Sequence[int]) -> str:
+    """``"seat 3"``, ``"seats 1, 3"`` or ``"no seat"``."""
+    if not seats:
+        return "no seat"
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
 
 
 def _state_error(reason: str, seat: int | None = None) -> InvalidArgumentError:
@@ -563,8 +566,8 @@ class Table(Shown):
         busted = self.busted
         if busted and self.on_bust == "stop":
             raise _state_error(
-                f"deal: seats {_seat_list(busted)} busted (bankroll 0) and this table stops on "
-                'a bust (on_bust="stop"): top them up or let them leave',
+                f"deal: busted (bankroll 0): {_named(busted)}, and this table stops on a bust "
+                '(on_bust="stop"): top up or let leave every busted seat',
                 busted[0],
             )
         out = self.sitting_out
@@ -572,8 +575,8 @@ class Table(Shown):
         if len(dealt) < _core.MIN_PLAYERS:
             raise _state_error(
                 f"deal: a round needs at least {_core.MIN_PLAYERS} players (MIN_PLAYERS) and only "
-                f"seats {_seat_list(dealt) or 'none'} can be dealt in (seats {_seat_list(out)} "
-                'sit out, busted, under on_bust="sit_out"): top up a seat or let one join',
+                f"{_named(dealt)} can be dealt in (sitting out, busted, under "
+                f'on_bust="sit_out": {_named(out)}): top up a seat or let one join',
                 out[0] if out else None,
             )
         return dealt
@@ -682,8 +685,8 @@ class Table(Shown):
         missing = [s for s in dealt if s not in self._decisions]
         if missing and self._due is not None and not self._late():
             raise _state_error(
-                f"settle: seats {_seat_list(missing)} have not acted and the deadline has not "
-                f"passed ({self.time_left:.3g} s left)",
+                f"settle: still to act: {_named(missing)}, and the deadline has not passed "
+                f"({self.time_left:.3g} s left)",
                 missing[0],
             )
         decisions = [self._decision_or_timeout(s) for s in dealt]
