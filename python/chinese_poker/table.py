@@ -330,8 +330,8 @@ class Table(Shown):
     ``timeout="auto"`` the solver sets it (the table objective), under ``timeout="foul"`` it is
     settled as a fouled hand; the round's record lists it in ``timed_out``. Without a
     ``deadline``, :meth:`settle` times out whoever has not acted; with ``deadline=seconds``
-    each round must be settled by its deadline: until the deadline passes (``clock()``, default
-    ``time.monotonic``, at least ``deadline`` seconds after :meth:`deal`; :attr:`time_left`)
+    the seats of a round have that long from :meth:`deal` on ``clock`` (a callable returning
+    seconds, default ``time.monotonic``; :attr:`time_left`): until the deadline passes
     :meth:`settle` refuses to settle while a seat has not acted, and once it has passed no seat
     can act any more and :meth:`settle` times out the rest.
 
