@@ -31,6 +31,7 @@ from chinese_poker import _core
 from chinese_poker import strategy_tables as tables
 from chinese_poker.exceptions import ChinesePokerError
 from chinese_poker.rules import NATURALS
+from chinese_poker.table import ON_BUST
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -1019,23 +1020,51 @@ def test_fuzz_cli_simulate_and_duel(command: list[str], words: list[str]) -> Non
 # -- a Table as a state machine: saved and restored at any point, it plays on identically ------
 
 
+class _FakeClock:
+    """The clock of both tables of a :class:`TableMachine`, moved by its ``wait`` rule."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+_MAKE_POLICY: dict[str, Callable[[], Any]] = {
+    "greedy": cp.Greedy,
+    "random": cp.RandomLegal,
+    "table": cp.TableEV,
+}
+
+
 class TableMachine(RuleBasedStateMachine):
     """Two tables given the same calls: ``live`` never stops, ``saved`` is saved to JSON and
-    restored whenever hypothesis likes. They must stay equal (their saved forms, every result
-    and every error), every round zero-sum, and no seat fouled unless a foul was chosen."""
+    restored whenever hypothesis likes. Seats join, leave, go bust and are topped up; rounds
+    run against a deadline on a fake clock both tables read. They must stay equal (their
+    saved forms, every result and every error), every round zero-sum, no seat fouled unless a
+    foul was chosen or it timed out under a foul timeout, no round settled with a seat missing
+    before its deadline, and the seats within the core's limits."""
 
     live: cp.Table
     saved: cp.Table
     fouls: set[int]
+    clock: _FakeClock
 
     @initialize(
         players=st.integers(2, 4),
-        rules=st.sampled_from(["maceplay", "pokerfever_western", "one_six", "shisanshui"]),
+        rules=st.sampled_from(
+            ["maceplay", "pokerfever_western", "pokerfever_eastern", "one_six", "shisanshui"]
+        ),
         seed=st.integers(0, 2**64 - 1),
-        bankrolls=st.one_of(st.none(), st.lists(st.integers(0, 40), min_size=4, max_size=4)),
+        # busted seats (0) are common: the bust rule is played often
+        bankrolls=st.one_of(
+            st.none(), st.lists(st.sampled_from([0, 2, 40]), min_size=4, max_size=4)
+        ),
         dealer=st.integers(0, 3),
         history=st.sampled_from([None, 0, 2]),
-        policies=st.lists(st.sampled_from(["greedy", "random", "table"]), min_size=4, max_size=4),
+        policies=st.lists(st.sampled_from(sorted(_MAKE_POLICY)), min_size=4, max_size=4),
+        on_bust=st.sampled_from(ON_BUST),
+        deadline=st.one_of(st.none(), st.integers(1, 30)),
     )
     def setup(
         self,
@@ -1046,8 +1075,10 @@ class TableMachine(RuleBasedStateMachine):
         dealer: int,
         history: int | None,
         policies: list[str],
+        on_bust: str,
+        deadline: int | None,
     ) -> None:
-        make = {"greedy": cp.Greedy, "random": cp.RandomLegal, "table": cp.TableEV}
+        self.clock = _FakeClock()
         kwargs: dict[str, Any] = {
             "players": players,
             "rules": rules,
@@ -1055,7 +1086,10 @@ class TableMachine(RuleBasedStateMachine):
             "bankrolls": None if bankrolls is None else bankrolls[:players],
             "dealer": dealer % players,
             "history": history,
-            "policies": [make[p]() for p in policies[:players]],
+            "policies": [_MAKE_POLICY[p]() for p in policies[:players]],
+            "on_bust": on_bust,
+            "deadline": deadline,
+            "clock": self.clock,
         }
         self.live, self.saved = cp.Table(**kwargs), cp.Table(**kwargs)
         self.fouls = set()
@@ -1077,19 +1111,32 @@ class TableMachine(RuleBasedStateMachine):
             assert a == b, (a, b)
         return ok, a
 
+    def pick(self, seat: int) -> int:
+        """A seat to act on: one dealt in (or at the table) for ``seat`` 0-3, else the number
+        itself, which may have left, sit out or never have been given (refused alike)."""
+        among = self.live.dealt or self.live.seats
+        return among[seat % len(among)] if seat < 4 else seat - 4
+
     @rule()
     def deal(self) -> None:
+        busted = self.live.busted
         if self.both(lambda t: t.deal())[0]:
             self.fouls = set()
+            dealt = self.live.dealt
+            assert dealt is not None and self.live.dealer in dealt
+            assert self.live.on_bust != "stop" or not busted
+            if self.live.on_bust == "sit_out":
+                assert not set(dealt) & set(busted), "a busted seat was dealt in"
+            else:
+                assert dealt == self.live.seats
 
-    @rule(seat=st.integers(0, 3), how=st.sampled_from(["policy", "foul", "cheat", "surrender"]))
+    @rule(seat=st.integers(0, 9), how=st.sampled_from(["policy", "foul", "cheat", "surrender"]))
     def act(self, seat: int, how: str) -> None:
-        hands = self.live._hands
-        if hands is None:
-            assert not self.both(lambda t: t.act(seat, cp.Surrender()))[0]
+        s = self.pick(seat)
+        if self.live.dealt is None or s not in self.live.dealt:
+            assert not self.both(lambda t: t.act(s, cp.Surrender()))[0]
             return
-        s = seat % self.live.players
-        hand = hands[s]
+        hand = self.live._hand(s)
         if how == "policy":
             d: Any = self.live._policy_decision(s, cp.Greedy())
         elif how == "foul":
@@ -1107,39 +1154,79 @@ class TableMachine(RuleBasedStateMachine):
         elif ok:
             self.fouls.discard(s)
 
-    @rule(seat=st.integers(0, 3))
+    @rule(seat=st.integers(0, 9))
     def ask(self, seat: int) -> None:
-        s = seat % self.live.players
+        s = self.pick(seat)
         if self.both(lambda t: t.ask(s))[0]:
             self.fouls.discard(s)
 
-    @rule()
-    def settle(self) -> None:
-        acted = set(self.live._decisions)
+    @rule(late=st.booleans())
+    def settle(self, late: bool) -> None:
+        if late:  # past any deadline (wait's small steps reach one seldom)
+            self.clock.now += 60
+        dealt, acted = self.live.dealt, set(self.live._decisions)
+        early = (self.live.time_left or 0) > 0
         ok, result = self.both(lambda t: t.settle())
         if not ok:
             return
-        assert sum(result.totals) == 0, "not zero-sum"
+        assert dealt is not None and sum(result.totals) == 0, "not zero-sum"
+        record = self.live.history[-1] if self.live.history else None
+        missing = tuple(s for s in dealt if s not in acted)
+        assert not (early and missing), "settled with seats missing before the deadline"
+        if record is not None:
+            assert record.seats == dealt and record.timed_out == missing
         timeout_fouls = self.live.rules.timeout == "foul"
         for p in result.players:
             if p.status == "fouled":
-                chosen = p.seat in self.fouls
-                timed_out = p.seat not in acted and timeout_fouls
-                assert chosen or timed_out, f"seat {p.seat} fouled without choosing to"
+                chosen = dealt[p.seat] in self.fouls
+                timed_out = dealt[p.seat] in missing and timeout_fouls
+                assert chosen or timed_out, f"seat {dealt[p.seat]} fouled without choosing to"
         self.fouls = set()
+
+    @rule(
+        policy=st.sampled_from(sorted(_MAKE_POLICY)),
+        money=st.integers(-5, 40),
+        wrong=st.integers(0, 3),
+    )
+    def join(self, policy: str, money: int, wrong: int) -> None:
+        # a bankroll where the table keeps them, none where it does not; once in 4 the other
+        keeps = self.live.bankrolls is not None
+        bankroll = money if keeps != (wrong == 0) else None
+        before = self.live.seats
+        ok, seat = self.both(lambda t: t.join(_MAKE_POLICY[policy](), bankroll=bankroll))
+        if ok:
+            assert self.live.seats == (*before, seat) and seat > max(before)
+
+    @rule(seat=st.integers(0, 9))
+    def leave(self, seat: int) -> None:
+        s = self.pick(seat)
+        if self.both(lambda t: t.leave(s))[0]:
+            assert s not in self.live.seats
+
+    @rule(seat=st.integers(0, 9), amount=st.integers(0, 30))
+    def top_up(self, seat: int, amount: int) -> None:
+        self.both(lambda t: t.top_up(self.pick(seat), amount))
+
+    @rule(seconds=st.sampled_from([0.5, 5, 30]))
+    def wait(self, seconds: float) -> None:
+        self.clock.now += seconds
 
     @rule()
     def save_and_restore(self) -> None:
-        self.saved = cp.Table.from_json(self.saved.to_json())
+        self.saved = cp.Table.from_json(self.saved.to_json(), clock=self.clock)
 
     @invariant()
     def same_state(self) -> None:
         if hasattr(self, "live"):
             assert self.saved.to_dict() == self.live.to_dict()
+            seats = self.live.seats
+            assert _core.MIN_PLAYERS <= len(seats) <= _core.MAX_PLAYERS
+            assert list(seats) == sorted(set(seats)) and self.live.dealer in seats
+            assert (self.live.time_left or 0) >= 0
 
 
 TableMachine.TestCase.settings = settings(
-    max_examples=max(1, int(12 * _SCALE)), stateful_step_count=12
+    max_examples=max(1, int(12 * _SCALE)), stateful_step_count=20
 )
 test_fuzz_table_state_machine = TableMachine.TestCase
 

@@ -167,8 +167,8 @@ def test_a_table_saved_mid_round_keeps_its_decisions() -> None:
     table.ask(2)
     table.act(0, cp.solve(list(hands[0]), "maceplay", 4).as_decision())
     data = json.loads(table.to_json())
-    assert data["format"] == "chinese-poker-table" and data["version"] == 2
-    assert data["in_progress"] and sorted(data["pending"]) == ["0", "2"]
+    assert data["format"] == "chinese-poker-table" and data["version"] == 3
+    assert data["dealt"] == [0, 1, 2, 3] and sorted(data["pending"]) == ["0", "2"]
     resumed = cp.Table.from_json(table.to_json())
     assert resumed.hands == table.hands
     assert resumed.settle().to_dict() == table.settle().to_dict()

@@ -6,12 +6,14 @@ entry point refuses the same values with the same messages: a ``bool`` or a floa
 ``InvalidTypeError``, a number out of range an ``InvalidArgumentError`` stating exactly the range
 enforced, numpy integers count everywhere, and the argument is named as the caller wrote it.
 
-Bankrolls are read by ``_core.read_bankrolls`` (the reader ``settle`` uses) and policies by
+A number of seconds (a table's ``deadline``) is read by :func:`seconds`. Bankrolls are read by
+``_core.read_bankrolls`` (the reader ``settle`` uses) and policies by
 :func:`chinese_poker.policies._read_policies`.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import TypeVar
@@ -103,3 +105,31 @@ def path(name: str, value: object) -> Path:
             InvalidArgumentError, name, "the path holds a lone surrogate, which is not text"
         ) from None
     return Path(text)
+
+
+def number(name: str, value: object) -> float:
+    """A finite real number (an ``int`` or ``float``, numpy's too; never a ``bool``): a
+    ``float``, or an ``InvalidTypeError``/``InvalidArgumentError`` naming ``name``."""
+    if isinstance(value, bool | np.bool_) or not isinstance(
+        value, int | float | np.integer | np.floating
+    ):
+        raise arg_error(InvalidTypeError, name, f"expected a number, got {type(value).__name__}")
+    out = float(value)
+    if not math.isfinite(out):
+        raise arg_error(InvalidArgumentError, name, f"expected a finite number, got {out}")
+    return out
+
+
+def seconds(name: str, value: object) -> float:
+    """A duration: a finite number of seconds above 0."""
+    out = number(name, value)
+    if out <= 0:
+        raise arg_error(InvalidArgumentError, name, f"expected seconds above 0, got {out:g}")
+    return out
+
+
+def renamed(error: E, name: str) -> E:
+    """``error`` of a reader that named the value otherwise (the item ``bankrolls[2]`` of a
+    list read to check one ``bankroll``), reworded to name ``name``, as the caller wrote it."""
+    reason = str(error).split('": ', 1)[-1]
+    return arg_error(type(error), name, reason)

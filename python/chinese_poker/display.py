@@ -587,8 +587,24 @@ def round_repr(r: RoundRecord) -> str:
 
 
 def _round_head(r: RoundRecord) -> str:
-    late = ", ".join(seat(s) for s in r.timed_out)
-    return f"round {r.round}, dealer {seat(r.dealer)}" + (f", timed out: {late}" if late else "")
+    label = seat
+    renumbered = r.seats != tuple(range(len(r.seats)))
+    if renumbered:
+        # the settlement below numbers the round's players P0, P1, ...: name the table's
+        # seats otherwise, and say which seat each player is
+        label = "seat {}".format
+    head = f"round {r.round}, dealer {label(r.dealer)}"
+    if renumbered:
+        head += ", players " + ", ".join(f"{seat(i)} = seat {s}" for i, s in enumerate(r.seats))
+    for what, seats in [
+        ("timed out", r.timed_out),
+        ("sat out", r.sat_out),
+        ("joined", r.joined),
+        ("left", r.left),
+    ]:
+        if seats:
+            head += f", {what}: " + ", ".join(label(s) for s in seats)
+    return head
 
 
 def _round_text(r: RoundRecord) -> str:
@@ -600,36 +616,52 @@ def _round_html(r: RoundRecord) -> str:
 
 
 def table_repr(t: Table) -> str:
+    seats = f", seats={t.seats!r}" if t.seats != tuple(range(t.players)) else ""
     bank = f", bankrolls={t.bankrolls!r}" if t.bankrolls is not None else ""
     return (
         f"Table(players={t.players}, rules={t.rules.name!r}, seed={t.seed}, round={t.round}, "
-        f"dealer={t.dealer}{bank})"
+        f"dealer={t.dealer}{seats}{bank})"
     )
 
 
 def _table_head(t: Table) -> str:
-    state = "dealt, waiting for decisions" if t.hands is not None else "between rounds"
+    state = "between rounds"
+    if t.hands is not None:
+        left = t.time_left
+        state = "dealt, waiting for decisions" + ("" if left is None else f", {left:.3g} s left")
+    out = ", ".join(seat(s) for s in t.sitting_out)
     return (
         f"{t.players} players, rules {t.rules.name}, seed {t.seed}: round {t.round} "
-        f"({state}), dealer {seat(t.dealer)}"
+        f"({state}), dealer {seat(t.dealer)}" + (f", sitting out: {out}" if out else "")
     )
 
 
+def _dealt_hands(t: Table) -> list[tuple[int, tuple[Card, ...]]]:
+    """(seat, hand) of the round in progress; none between rounds."""
+    return list(zip(t.dealt or (), t.hands or (), strict=True))
+
+
 def _history(t: Table) -> tuple[list[str], list[list[str]]]:
-    headers = ["round", "dealer", *(seat(i) for i in range(t.players))]
-    rows = [[str(r.round), seat(r.dealer), *(_signed(x) for x in r.totals)] for r in t.history]
+    """Points by round, one column per seat that played a round shown or sits at the table."""
+    shown = sorted({*t.seats, *(s for r in t.history for s in r.seats)})
+    headers = ["round", "dealer", *(seat(s) for s in shown)]
+    rows = []
+    for r in t.history:
+        points = dict(zip(r.seats, r.totals, strict=True))
+        cells = [_signed(points[s]) if s in points else "" for s in shown]
+        rows.append([str(r.round), seat(r.dealer), *cells])
     if t.bankrolls is not None:
-        rows.append(["bankroll", "", *(str(b) for b in t.bankrolls)])
+        owned = dict(zip(t.seats, t.bankrolls, strict=True))
+        rows.append(["bankroll", "", *(str(owned[s]) if s in owned else "" for s in shown)])
     return headers, rows
 
 
 def _table_text(t: Table) -> str:
     out = [_table_head(t)]
-    if t.hands is not None:
-        out += [f"{seat(i)} holds {row_text(h)}" for i, h in enumerate(t.hands)]
+    out += [f"{seat(s)} holds {row_text(h)}" for s, h in _dealt_hands(t)]
     headers, rows = _history(t)
     if rows:
-        out.append(_table(headers, rows, right=range(2, 2 + t.players)))
+        out.append(_table(headers, rows, right=range(2, len(headers))))
     return "\n".join(out)
 
 
@@ -638,7 +670,7 @@ def _table_html(t: Table) -> str:
     if t.hands is not None:
         parts.append(
             _html_table(
-                ["seat", "hand"], [[_cell(seat(i)), row_html(h)] for i, h in enumerate(t.hands)]
+                ["seat", "hand"], [[_cell(seat(s)), row_html(h)] for s, h in _dealt_hands(t)]
             )
         )
     headers, rows = _history(t)
