@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import chinese_poker as cp
+import numpy as np
 import pytest
 from chinese_poker import cli, plots
 
@@ -255,6 +256,21 @@ def test_every_plot_writes_a_png(tmp_path: Path) -> None:
     ]:
         assert plots.save(ax, tmp_path / f"{name}.png") == tmp_path / f"{name}.png"
         assert png(tmp_path / f"{name}.png"), name
+    mixed = cp.simulate(300, 4, "maceplay", [cp.TableEV(), cp.Greedy()] * 2, seed=2, progress=False)
+    cat = plots.value_by_category(mixed)
+    # split by policy where policies differ: a line per row and policy, each named
+    labels = [line.get_label() for line in cat.get_lines()]
+    assert {"front, TableEV", "back, Greedy"} <= set(labels), labels
+    assert "300 rounds; per policy" in cat.get_title()
+    cal = plots.calibration(mixed)
+    assert "mixed table" in cal.get_title()
+    assert any("realised − predicted" in t.get_text() for t in cal.get_legend().get_texts())
+    assert "mixed" not in plots.calibration(a).get_title()
+    for name, ax in (("cat_mixed", cat), ("cal_mixed", cal)):
+        assert png(plots.save(ax, tmp_path / f"{name}.png")), name
+    # whole-point histogram bins centred on the integers, never straddling them
+    outline = plots.points_distribution(a).patches[0].get_xy()  # a step outline's vertices
+    assert np.allclose(np.abs(outline[:, 0] - np.round(outline[:, 0])), 0.5)
     streamed = cp.simulate(200, 4, "maceplay", progress=False, out=tmp_path / "s.parquet")
     plots.save(plots.report(streamed), tmp_path / "s.png")
     assert png(tmp_path / "s.png")

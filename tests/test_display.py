@@ -333,6 +333,10 @@ def test_html_is_valid_and_shows_every_card() -> None:
     page = check_html(result._repr_html_())
     assert sorted(page.cards) == sorted(every(P0_ROWS()) + every(P1_ROWS()))
     assert "P0" in "".join(page.text) and "+18" in "".join(page.text)
+    # a row of cards never wraps between its cards, nor a grid's caption into a column
+    html = result._repr_html_()
+    assert html.count('class="cp-row" style="white-space:nowrap"') == 6
+    assert "<caption style='text-align:left;white-space:nowrap'>matchups" in html
     for obj in (*result.matchups, *result.payments, *result.matchups[0].rows):
         check_html(obj._repr_html_())
     rank = cp.evaluate("Kc Kd Ah")

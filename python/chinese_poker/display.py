@@ -125,7 +125,12 @@ def card_html(c: Card) -> str:
 
 def row_html(cards: Iterable[Card | str | int] | CardSet | str) -> str:
     """A row of cards in the display order."""
-    return '<span class="cp-row">' + "".join(card_html(c) for c in ordered(cards)) + "</span>"
+    # one line whatever the width: a row wrapped between its cards reads as two rows
+    return (
+        '<span class="cp-row" style="white-space:nowrap">'
+        + "".join(card_html(c) for c in ordered(cards))
+        + "</span>"
+    )
 
 
 def _cell(v: object) -> str:
@@ -140,7 +145,12 @@ def _html_table(
     body = "".join(
         "<tr>" + "".join(f'<td style="{_CELL}">{c}</td>' for c in r) + "</tr>" for r in rows
     )
-    cap = f"<caption style='text-align:left'>{escape(caption)}</caption>" if caption else ""
+    # a caption is as wide as its table: a narrow grid would squeeze it into a column
+    cap = (
+        f"<caption style='text-align:left;white-space:nowrap'>{escape(caption)}</caption>"
+        if caption
+        else ""
+    )
     return (
         f'<table class="cp-table" style="border-collapse:collapse">{cap}'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -107,13 +107,23 @@ def _axes(ax: Axes | None) -> Axes:
     return _figure()[1][0] if ax is None else ax
 
 
-def _labelled(ax: Axes, x: str, y: str, title: str) -> Axes:
-    """``ax`` with its axis labels, title and legend: how every plot here ends."""
+def _labelled(ax: Axes, x: str, y: str, title: str, caption: str | None = None) -> Axes:
+    """``ax`` with its axis labels, title (and a caption under it saying what is measured
+    on what) and legend: how every plot here ends."""
     ax.set_xlabel(x)
     ax.set_ylabel(y)
-    ax.set_title(title)
-    ax.legend(fontsize="small")
+    ax.set_title(title if caption is None else f"{title}\n{caption}", fontsize="medium")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
     return ax
+
+
+def _policy_seats(sim: Simulation) -> dict[str, list[int]]:
+    """Each distinct policy of a run and the seats that play it, in seat order."""
+    seats: dict[str, list[int]] = {}
+    for s, p in enumerate(sim.policies):
+        seats.setdefault(p, []).append(s)
+    return seats
 
 
 def _columns(sim: Simulation, names: Sequence[str]) -> dict[str, npt.NDArray[Any]]:
@@ -171,44 +181,66 @@ def _categories(raw: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
 
 
 def value_by_category(sim: Simulation, ax: Axes | None = None) -> Axes:
-    """Mean points per round by the category of each row (hands played in rows only)."""
+    """Mean points per round by the category of each row (hands played in rows only). One
+    policy: bars per row. Several: one line per row and policy (line style by policy), since
+    pooling seats that play differently would mix their strategies."""
     from ._core import Category
 
     _need_rows(sim)
     ax = _axes(ax)
-    cols = _columns(sim, ["points", "ranks", "status"])
+    cols = _columns(sim, ["points", "ranks", "status", "seat"])
     played = cols["status"] == _PLAYED
-    points = cols["points"][played].astype(np.float64)
-    ranks = cols["ranks"][played]
     names = [c.label for c in Category]
+    groups = _policy_seats(sim)
+    styles = ("-", "--", ":", "-.")
     width = 0.8 / len(_ROW_NAMES)
-    for r, row in enumerate(_ROW_NAMES):
-        cats = _categories(ranks[:, r])
-        counts = np.bincount(cats, minlength=len(names))
-        sums = np.bincount(cats, weights=points, minlength=len(names))
-        means = np.divide(sums, counts, out=np.full(len(names), np.nan), where=counts > 0)
-        x = np.arange(len(names)) + (r - (len(_ROW_NAMES) - 1) / 2) * width
-        ax.bar(x, means, width=width, label=row)
+    for g, (policy, seats) in enumerate(groups.items()):
+        mask = played & np.isin(cols["seat"], seats)
+        points = cols["points"][mask].astype(np.float64)
+        ranks = cols["ranks"][mask]
+        for r, row in enumerate(_ROW_NAMES):
+            cats = _categories(ranks[:, r])
+            counts = np.bincount(cats, minlength=len(names))
+            sums = np.bincount(cats, weights=points, minlength=len(names))
+            means = np.divide(sums, counts, out=np.full(len(names), np.nan), where=counts > 0)
+            if len(groups) == 1:
+                x = np.arange(len(names)) + (r - (len(_ROW_NAMES) - 1) / 2) * width
+                ax.bar(x, means, width=width, label=row)
+            else:
+                ax.plot(
+                    np.arange(len(names)),
+                    means,
+                    marker="o",
+                    linestyle=styles[g % len(styles)],
+                    color=f"C{r}",
+                    label=f"{row}, {_short(policy)}",
+                )
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xticks(np.arange(len(names)), names, rotation=35, ha="right")
-    ax.set_ylabel("mean points per round")
-    ax.set_title("Expected value by row category")
-    ax.legend(fontsize="small")
-    return ax
+    who = "per policy" if len(groups) > 1 else _short(next(iter(groups)))
+    return _labelled(
+        ax,
+        "category of the row",
+        "mean points per round",
+        "Expected value by row category",
+        f"{sim.rules}, {sim.players} players, {sim.rounds:,} rounds; {who}",
+    )
 
 
 def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes:
     """Mean predicted ``value`` against mean realised ``points``, by ``bins`` quantiles of the
-    prediction, per policy that predicts (greedy and random do not)."""
+    prediction, per policy that predicts (greedy and random do not). A policy's prediction is
+    its value against opponents who play as it does: where the others play differently (a
+    mixed run) the points fall off the diagonal by design, and the caption says so."""
     _need_rows(sim)
     bins = whole("bins", bins, 1, 1000)
     ax = _axes(ax)
     cols = _columns(sim, ["value", "points", "seat"])
     value, points = cols["value"], cols["points"].astype(np.float64)
+    groups = _policy_seats(sim)
     drawn = False
     lo, hi = np.inf, -np.inf
-    for policy in dict.fromkeys(sim.policies):
-        seats = [s for s, p in enumerate(sim.policies) if p == policy]
+    for policy, seats in groups.items():
         mask = np.isin(cols["seat"], seats) & np.isfinite(value)
         if not mask.any():
             continue
@@ -219,12 +251,12 @@ def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes
         keep = n > 0
         pred = (np.bincount(which, weights=v) / np.maximum(n, 1))[keep]
         real = (np.bincount(which, weights=p) / np.maximum(n, 1))[keep]
-        ax.plot(pred, real, marker="o", label=_short(policy))
+        gap = float(np.sum(p) - np.sum(v)) / len(v)
+        ax.plot(pred, real, marker="o", label=f"{_short(policy)} (realised − predicted {gap:+.2f})")
         lo, hi = min(lo, pred.min(), real.min()), max(hi, pred.max(), real.max())
         drawn = True
     if drawn:
         ax.plot([lo, hi], [lo, hi], color="grey", linestyle="--", linewidth=0.8, label="ideal")
-        ax.legend(fontsize="small")
     else:
         ax.text(
             0.5,
@@ -234,14 +266,19 @@ def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes
             va="center",
             transform=ax.transAxes,
         )
-    ax.set_xlabel(
+    mixed = len(groups) > 1
+    caption = f"{sim.rules}, {sim.players} players, {sim.rounds:,} rounds" + (
+        "\nmixed table: values assume opponents who play alike" if mixed else ""
+    )
+    return _labelled(
+        ax,
         "predicted points (policy's value, by decile)"
         if bins == 10
-        else f"predicted points (policy's value, {bins} bins)"
+        else f"predicted points (policy's value, {bins} bins)",
+        "realised points",
+        "Calibration",
+        caption,
     )
-    ax.set_ylabel("realised points")
-    ax.set_title("Calibration")
-    return ax
 
 
 def compare_rules(a: Simulation, b: Simulation, ax: Axes | None = None) -> Axes:
