@@ -5,6 +5,7 @@ use crate::args::{read_int, type_name, IntArg};
 use crate::errors::{py_err, OrPyErr};
 use chinese_poker::card::{self, Card, CardSet};
 use chinese_poker::error::{clip, count, Error};
+use numpy::PyArrayMethods;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString, PyType};
 
@@ -201,14 +202,17 @@ pub fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
 
 /// `Some(card)` for an integer code 0..=51; `None` if `obj` is not an integer; an
 /// `InvalidCardError` naming `position` for an integer outside 0..=51.
+/// The error of a card code outside 0..=51 (`token` as written) at `position`.
+fn code_out_of_range(token: String, position: usize) -> PyErr {
+    py_err(Error::InvalidCard {
+        token,
+        position,
+        reason: "card codes are 0..=51".into(),
+    })
+}
+
 fn card_from_int(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Card>> {
-    let out_of_range = |token: String| {
-        py_err(Error::InvalidCard {
-            token,
-            position,
-            reason: "card codes are 0..=51".into(),
-        })
-    };
+    let out_of_range = |token: String| code_out_of_range(token, position);
     match read_int(obj)? {
         IntArg::Value(v) => u8::try_from(v)
             .ok()
@@ -312,18 +316,29 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if is_bytes_like(obj) {
         return Err(not_cards());
     }
-    let items = obj.try_iter().map_err(|_| not_cards())?;
     let mut cards = Vec::new();
     let mut seen = CardSet::EMPTY;
-    // checked as the items arrive, so an endless iterator stops at its first repeat
-    for (i, item) in items.enumerate() {
-        let c = extract_card(&item?, i + 1)?;
+    let mut push = |c: Card| -> PyResult<()> {
         if seen.contains(c) {
             cards.push(c);
             card::check_distinct(&cards).py()?;
         }
         seen = seen.insert(c);
         cards.push(c);
+        Ok(())
+    };
+    if let Ok(codes) = obj.cast::<numpy::PyArray1<u8>>() {
+        // a row of uint8 codes (what `deal`, `parse_hands` and a policy's hand are): read from
+        // the buffer, not item by item through Python, with the errors of an int item
+        for (i, &code) in codes.try_readonly()?.as_array().iter().enumerate() {
+            push(Card::from_code(code).map_err(|_| code_out_of_range(code.to_string(), i + 1))?)?;
+        }
+    } else {
+        let items = obj.try_iter().map_err(|_| not_cards())?;
+        // checked as the items arrive, so an endless iterator stops at its first repeat
+        for (i, item) in items.enumerate() {
+            push(extract_card(&item?, i + 1)?)?;
+        }
     }
     Ok(cards)
 }

@@ -21,7 +21,7 @@ use chinese_poker::setting::Setting;
 use chinese_poker::solve::{Alternative, Choice, Solved};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 // -- shared holding ------------------------------------------------------------------------
 
@@ -650,11 +650,68 @@ result_class!(PyAlternative, text, {
     eq,
     skip_from_py_object
 )]
-pub struct PySolution(Arc<Solved>);
+pub struct PySolution(LazySolved);
+
+/// A solution whose next best plays are listed when first read. Its best play comes from the
+/// search `solve_batch` runs; listing `top_k` plays makes that search about a third longer
+/// (docs/performance.md, "Per call"), which a bot that reads only the decision should not pay.
+/// The best play, its value and every figure of it are the same either way (the tests compare
+/// them on every preset); the listing runs once, on the first read of `alternatives`,
+/// `candidates`, `explain()`, `to_dict()`, equality, printing or pickling.
+pub struct LazySolved {
+    best: Arc<Solved>,
+    full: OnceLock<Arc<Solved>>,
+    list: Option<Box<dyn Fn() -> Option<Solved> + Send + Sync>>,
+}
+
+impl LazySolved {
+    /// The solution with what it lists: nothing left to do.
+    fn eager(s: Solved) -> LazySolved {
+        let best = Arc::new(s);
+        LazySolved {
+            full: OnceLock::from(best.clone()),
+            best,
+            list: None,
+        }
+    }
+    /// The best play now, the `top_k` listing from `list` when first read.
+    fn best(&self) -> &Solved {
+        &self.best
+    }
+    fn full(&self) -> &Arc<Solved> {
+        self.full.get_or_init(|| {
+            // the listing is the same search with more kept: it cannot fail where the best did
+            // not; were it to, the best alone is still the answer
+            let listed = self.list.as_ref().and_then(|list| list());
+            listed.map_or_else(|| self.best.clone(), Arc::new)
+        })
+    }
+}
+
+impl Holder for LazySolved {
+    type Value = Solved;
+    fn value(&self) -> &Solved {
+        self.full()
+    }
+    fn hold(value: Solved) -> Self {
+        LazySolved::eager(value)
+    }
+}
 
 impl PySolution {
     pub fn new(s: Solved) -> PySolution {
-        PySolution(Arc::new(s))
+        PySolution(LazySolved::eager(s))
+    }
+    /// A solution whose best play is `best`, its listing made by `list` when first read.
+    pub fn listed_later(
+        best: Solved,
+        list: impl Fn() -> Option<Solved> + Send + Sync + 'static,
+    ) -> PySolution {
+        PySolution(LazySolved {
+            best: Arc::new(best),
+            full: OnceLock::new(),
+            list: Some(Box::new(list)),
+        })
     }
 }
 
@@ -662,12 +719,12 @@ result_class!(PySolution, {
     /// "play", "declare" or "surrender".
     #[getter]
     fn decision(&self) -> &'static str {
-        self.0.solution.choice.name()
+        self.0.best().solution.choice.name()
     }
     /// The natural declared (when `decision` is "declare").
     #[getter]
     fn natural(&self) -> Option<&'static str> {
-        match self.0.solution.choice {
+        match self.0.best().solution.choice {
             Choice::Declare(k) => Some(k.name()),
             _ => None,
         }
@@ -675,77 +732,86 @@ result_class!(PySolution, {
     /// The 13 cards laid out: the best play, or the natural's layout when declaring.
     #[getter]
     fn setting<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_setting(py, &setting_of_codes(&self.0.solution.codes))
+        py_setting(py, &setting_of_codes(&self.0.best().solution.codes))
     }
     /// `HandRank.raw` of the setting's front, middle and back.
     #[getter]
     fn raw_ranks(&self) -> (u32, u32, u32) {
-        let [f, m, b] = self.0.solution.ranks;
+        let [f, m, b] = self.0.best().solution.ranks;
         (f, m, b)
     }
     /// Front, middle and back ranks of `setting`.
     #[getter]
     fn ranks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        ranks_tuple(py, self.0.solution.ranks)
+        ranks_tuple(py, self.0.best().solution.ranks)
     }
     #[getter]
     fn value(&self) -> f64 {
-        self.0.solution.value
+        self.0.best().solution.value
     }
     /// Standard error of `value` (Monte Carlo only; `None` for the other objectives).
     #[getter]
     fn stderr(&self) -> Option<f64> {
-        self.0.solution.stderr
+        self.0.best().solution.stderr
     }
     /// The best play's value.
     #[getter]
     fn play_value(&self) -> f64 {
-        self.0.solution.play_value
+        self.0.best().solution.play_value
     }
     /// The natural the hand holds: (name, what each opponent pays, its value), or `None`.
     #[getter]
     fn natural_held(&self) -> Option<(&'static str, u32, f64)> {
-        self.0.solution.natural.map(|(k, u, v)| (k.name(), u, v))
+        self.0
+            .best()
+            .solution
+            .natural
+            .map(|(k, u, v)| (k.name(), u, v))
     }
     /// Value of surrendering, where the rule set allows it.
     #[getter]
     fn surrender_value(&self) -> Option<f64> {
-        self.0.solution.surrender_value
+        self.0.best().solution.surrender_value
     }
     /// The best plays, best first.
     #[getter]
     fn alternatives<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let count = self.0.solution.alternatives.len();
-        Part::all(py, self.0.clone(), count, PyAlternative)
+        let full = self.0.full();
+        Part::all(
+            py,
+            full.clone(),
+            full.solution.alternatives.len(),
+            PyAlternative,
+        )
     }
     /// How many settings the objective compared.
     #[getter]
     fn candidates(&self) -> usize {
-        self.0.solution.candidates
+        self.0.full().solution.candidates
     }
     /// Monte Carlo samples drawn (at most the budget's; 0 for the other objectives).
     #[getter]
     fn samples(&self) -> usize {
-        self.0.solution.samples
+        self.0.best().solution.samples
     }
     /// "TableEV", "RowValues", "BestResponse" or "MonteCarlo".
     #[getter]
     fn objective(&self) -> &'static str {
-        self.0.solution.objective
+        self.0.best().solution.objective
     }
     #[getter]
     fn players(&self) -> usize {
-        self.0.players
+        self.0.best().players
     }
     /// The rule set's name.
     #[getter]
     fn rules(&self) -> &str {
-        &self.0.rules
+        &self.0.best().rules
     }
     /// The decision in the form `settle` takes: a `Setting`, `Declare` or `Surrender`.
     fn as_decision<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = classes(py)?;
-        match self.0.solution.choice {
+        match self.0.best().solution.choice {
             Choice::Play => self.setting(py),
             Choice::Declare(k) => c.declare.bind(py).call1((k.name(), self.setting(py)?)),
             Choice::Surrender => c.surrender.bind(py).call0(),
@@ -756,24 +822,24 @@ result_class!(PySolution, {
     #[pyo3(signature = (heading = true))]
     fn explain(&self, heading: bool) -> String {
         if heading {
-            self.0.explain()
+            self.0.full().explain()
         } else {
-            self.0.solution.details()
+            self.0.full().solution.details()
         }
     }
     /// The first line of `explain()`: the rule set, the table size and what the value measures.
     fn heading(&self) -> String {
-        self.0.heading()
+        self.0.best().heading()
     }
     /// The second line of `explain()`: the decision and its value.
     fn verdict(&self) -> String {
-        self.0.solution.verdict()
+        self.0.best().solution.verdict()
     }
     fn __str__(&self) -> String {
-        self.0.explain()
+        self.0.full().explain()
     }
     fn __repr__(&self) -> String {
-        let s = &self.0.solution;
+        let s = &self.0.best().solution;
         let what = match s.choice {
             Choice::Declare(k) => format!("declare {}", k.name()),
             _ => self.decision().to_string(),

@@ -370,6 +370,25 @@ pub fn solve(
         _ => crate::args::players_arg(players, "players")?,
     };
     let r = &rules.get().0;
+    if let (Objective::TableEv(_), 2..) = (objective, top_k) {
+        // the best play now, by the search `solve_batch` runs; the listing when first read
+        let solved = move |solution, name: &str| Solved {
+            solution,
+            players,
+            rules: name.to_string(),
+        };
+        let best = core_solve::solve(&h, r, players, objective, 1).py()?;
+        let best = solved(best, rules_name);
+        let (rules, objective, name) = (
+            rules.clone().unbind(),
+            objective.clone(),
+            best.rules.clone(),
+        );
+        return Ok(PySolution::listed_later(best, move || {
+            let listed = core_solve::solve(&h, &rules.get().0, players, &objective, top_k).ok()?;
+            Some(solved(listed, &name))
+        }));
+    }
     let sol = match objective {
         Objective::MonteCarlo { .. } => interruptible(py, |stop| {
             core_solve::solve_with_stop(&h, r, players, objective, top_k, stop)

@@ -101,7 +101,9 @@ DEFAULT_PLAYERS: int = inspect.signature(Solver).parameters["players"].default
 DEFAULT_TOP_K: int = inspect.signature(Solver.solve).parameters["top_k"].default
 DEFAULT_DEALER: int = inspect.signature(settle).parameters["dealer"].default
 _MC: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(MonteCarlo)}
-DEFAULT_SAMPLES: int = _MC["samples"]
+# `MonteCarlo(samples=None)` draws the core's default; a request states its samples (the server
+# limits samples per request), so the default is that number
+DEFAULT_SAMPLES: int = _core.MC_SAMPLES
 DEFAULT_SEED: int = _MC["seed"]
 TABLE = "table"
 MONTE_CARLO = "monte_carlo"
