@@ -120,6 +120,28 @@ def test_the_javascript_client_of_the_guide(
     assert result.stderr.startswith(f"play: {best.setting.to_text()}")
 
 
+def test_the_go_client_of_the_guide(server: Server, tmp_path: Path) -> None:
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("Go is not installed (CI installs Debian's golang-go)")
+    source = GUIDE.read_text(encoding="utf-8").split("```go\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "client.go").write_text(source, encoding="utf-8")
+    env = {
+        **os.environ,
+        "CHINESE_POKER_URL": server.url,
+        "GOCACHE": str(tmp_path / "cache"),
+        "GOPATH": str(tmp_path / "gopath"),
+        "GO111MODULE": "off",
+    }
+    env.pop("CHINESE_POKER_TOKEN", None)
+    result = subprocess.run(
+        [go, "run", "client.go"], cwd=tmp_path, capture_output=True, text=True, timeout=600, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    best = cp.solve(HAND, "maceplay", 4)
+    assert result.stdout == f"play: {best.setting.to_text()} ({best.value:+.3f})\n"
+
+
 def test_error_answers_follow_the_document(server: Server, document: dict[str, Any]) -> None:
     with server.client() as c:
         for method, path, body, status in (

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._dataset import Dataset, tally_state, write_part
 from ._runner import _play_range
-from .exceptions import InvalidArgumentError, InvalidTypeError
+from .exceptions import InvalidArgumentError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -73,15 +73,7 @@ def play_shards(
     """The shards' ranges in round order, and whether Ctrl-C cut the run short (the shards
     not finished by then are cancelled; the rows kept are those of the finished shards, and
     with a directory, the parts any task finished). A task that fails for good cancels the
-    others and raises its error."""
-    if shards is not None and (
-        isinstance(shards, bool) or not hasattr(shards, "__index__") or isinstance(shards, float)
-    ):
-        e = InvalidTypeError(f'argument "shards": expected an int, got {type(shards).__name__}')
-        e.argument = "shards"
-        raise e
-    if shards is not None and shards.__index__() < 1:
-        raise InvalidArgumentError(f'argument "shards": expected a positive number, got {shards!r}')
+    others and raises its error. ``shards`` was read by :func:`~chinese_poker.simulate`."""
     try:
         import ray
     except ImportError:

@@ -4,7 +4,7 @@
 Built-in policies (:class:`~chinese_poker.TableEV`, :class:`~chinese_poker.MonteCarlo`,
 :class:`Greedy`, :class:`RandomLegal`) play entirely in Rust with the GIL released, each given
 to the core as its spec; a Python callable ``hand -> decision`` plays too, in Python, hand by
-hand: its own work plus about 20 µs a hand for the call and the check of its answer
+hand: its own work plus 10 to 20 µs a hand for the call and the check of its answer
 (``benches/simulate_costs.py``).
 """
 
