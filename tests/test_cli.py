@@ -208,6 +208,8 @@ def test_simulate_json_and_text() -> None:
     )
     assert data["rounds"] == 300 and data["policies"] == ["table", "greedy", "random"]
     assert [s["mean"] for s in data["summary"]] == pytest.approx([s.mean for s in run_.summary()])
+    # how the run was made, as Simulation.to_dict() gives it
+    assert data["provenance"] == run_.to_dict()["provenance"]
     text = ok(*args, "--seed", "5")
     rows = [line.split() for line in text.splitlines() if line.startswith("P")]
     assert [r[:2] for r in rows] == [["P0", "table"], ["P1", "greedy"], ["P2", "random"]]

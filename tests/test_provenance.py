@@ -263,6 +263,7 @@ def test_a_missing_optional_library_is_a_clear_error(
             lambda: run.to_parquet(tmp_path / "again.parquet"),
             lambda: cp.read_simulation(written),
             lambda: cp.simulate(5, 2, progress=False, out=tmp_path / "out"),
+            cp.Table(2, policies=[cp.Greedy()] * 2).to_arrow,
         ]
         for call in calls:
             with pytest.raises(MissingDependencyError, match=r"chinese-poker\[arrow\]") as e:

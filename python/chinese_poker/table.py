@@ -36,7 +36,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _core
+from . import _args, _core, _optional
 from ._core import Card
 from .display import Shown
 from .exceptions import (
@@ -934,6 +934,5 @@ class Table(Shown):
         """The history as a ``pyarrow.Table``: one row per round and seat it names, dealt in
         or not (``status``: ``"dealt"``, ``"sat_out"``, or ``"left"`` before the round;
         ``joined``: since the round before; ``timed_out``)."""
-        import pyarrow as pa
-
+        pa = _optional.require("pyarrow", "Table.to_arrow()")
         return pa.Table.from_pylist([row for r in self.history for row in r._rows()])

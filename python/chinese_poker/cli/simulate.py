@@ -103,16 +103,14 @@ def _summary_rows(run: Any, names: Sequence[str]) -> str:
 
 
 def _simulation_json(run: Any, names: Sequence[str]) -> dict[str, Any]:
+    """``Simulation.to_dict()`` (how the run was made under ``provenance``), with the
+    command line's names of the policies beside each seat's summary."""
     return {
         "rules": run.rules,
         "players": run.players,
         "policies": list(names),
         "seed": run.seed,
-        "rounds": run.rounds,
-        "requested": run.requested,
-        "interrupted": run.interrupted,
-        "seconds": run.seconds,
-        "parquet": None if run.parquet is None else str(run.parquet),
+        **run.to_dict(),
         "summary": [{**dataclasses.asdict(s), "policy": names[s.seat]} for s in run.summary()],
     }
 
