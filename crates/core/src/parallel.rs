@@ -18,7 +18,9 @@
 //! touches rayon's global pool, which cannot be rebuilt.
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 /// Largest `threads=` value accepted.
 pub const MAX_THREADS: usize = 1024;
@@ -99,4 +101,35 @@ pub fn with_threads<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Sen
         // no pool could be built (the OS refused threads): rayon's global pool
         None => f(),
     }
+}
+
+/// Runs `work` on a thread of the one-per-CPU pool while the calling thread waits for it,
+/// calling `tick` every `every` until it is done: how a caller that alone can see an event
+/// (Python runs signal handlers only on its main thread) watches for it while the work runs.
+/// The pool's threads are already running, so a call costs a wake-up, not a thread; a panic
+/// of `work` is raised again here. Without a pool (the OS refused threads) `work` runs here,
+/// unwatched.
+pub fn watched<R: Send>(
+    work: impl FnOnce() -> R + Send,
+    every: Duration,
+    mut tick: impl FnMut(),
+) -> R {
+    let Some(p) = pool(cpus()) else {
+        return work();
+    };
+    let (done, finished) = mpsc::channel();
+    let out = p.in_place_scope(|scope| {
+        scope.spawn(move |_| {
+            let _ = done.send(work());
+        });
+        loop {
+            match finished.recv_timeout(every) {
+                Ok(r) => return Some(r),
+                Err(RecvTimeoutError::Timeout) => tick(),
+                // `work` panicked before sending: the scope raises that panic on its way out
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    });
+    out.unwrap_or_else(|| unreachable!("a scope whose job panicked raises the panic"))
 }

@@ -1,13 +1,14 @@
 //! Ctrl-C for long calls. Python runs signal handlers only on the main thread, and only when
-//! that thread runs Python: so the work runs on a helper thread, with the GIL released, while
-//! the calling thread waits and runs `check_signals` every [`POLL`]. A signal handler's error
-//! (`KeyboardInterrupt`) sets the stop flag the core checks between small units of work (a seat's
-//! decision, a chunk of samples or deals: see `chinese_poker::parallel::Stop`), so the call
-//! returns within a fraction of a second with that error.
+//! that thread runs Python: so the work runs on a thread of the core's pool
+//! (`chinese_poker::parallel::watched`), with the GIL released, while the calling thread waits
+//! and runs `check_signals` every [`POLL`]. A signal handler's error (`KeyboardInterrupt`) sets
+//! the stop flag the core checks between small units of work (a seat's decision, a chunk of
+//! samples or deals: see `chinese_poker::parallel::Stop`), so the call returns within a fraction
+//! of a second with that error. The pool's threads are already running: a short call pays a
+//! wake-up, not a new thread (which cost about 80 µs a call here).
 
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// How often the waiting thread runs Python's signal handlers.
@@ -23,30 +24,19 @@ pub fn interruptible<R: Send>(
     let check = || stop.load(Ordering::Relaxed);
     let mut raised: Option<PyErr> = None;
     let result = py.detach(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = mpsc::channel::<()>();
-            let check = &check;
-            let worker = scope.spawn(move || {
-                let r = work(check);
-                let _ = done.send(());
-                r
-            });
-            loop {
-                match finished.recv_timeout(POLL) {
-                    Err(mpsc::RecvTimeoutError::Timeout) if raised.is_none() => {
-                        if let Err(e) = Python::attach(|py| py.check_signals()) {
-                            raised = Some(e);
-                            stop.store(true, Ordering::Relaxed);
-                        }
+        chinese_poker::parallel::watched(
+            || work(&check),
+            POLL,
+            || {
+                if raised.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        raised = Some(e);
+                        stop.store(true, Ordering::Relaxed);
                     }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    _ => break,
                 }
-            }
-            worker.join()
-        })
+            },
+        )
     });
-    let result = result.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     match raised {
         Some(e) => Err(e),
         None => Ok(result),
