@@ -110,6 +110,31 @@ def shipped_tables(pkg: Path, preset: str, players: int) -> Path:
     sys.exit(f"{data} ships no tables for {preset} at {players} players")
 
 
+def _rekeyed(cp: Any, path: str, preset: str, players: int, out: Path) -> str:
+    """``path``, or a copy of it under the current wheel's key for the preset and table size.
+
+    The current wheel refuses a tables file whose key is not the rule set's; a reference
+    commit's files carry the key format of their own day over the same distributions."""
+    from chinese_poker import _core
+    from chinese_poker.strategy_tables import read_tables, write_tables
+
+    tables = read_tables(path)
+    meta = dict(tables.pop("meta"))
+    key = _core.tables_key(cp.RuleSet.preset(preset).compiled, players)
+    if meta["key"] == key:
+        return path
+    model = meta.pop("model", None)
+    trained = dict(
+        tables,
+        key=key,
+        scoop_rate=meta.pop("scoop_rate"),
+        model=None if model is None else json.dumps(model),
+    )
+    meta.pop("key")
+    copy = out.with_name(f"{out.stem}-{players}p-tables.npz")
+    return str(write_tables(copy, trained, meta))
+
+
 def worker(args: argparse.Namespace) -> None:
     """One measurement in this process: the hands with ``solve_batch``, then Monte Carlo."""
     import time
@@ -126,6 +151,9 @@ def worker(args: argparse.Namespace) -> None:
     warnings.simplefilter("ignore")
     hands = np.load(args.hands_file)
     (players,) = args.players
+    if not args.package_dir:
+        args.tables = _rekeyed(cp, args.tables, args.preset, players, Path(args.out))
+        args.mc_tables = _rekeyed(cp, args.mc_tables, args.preset, 2, Path(args.out))
     objective = cp.TableEV(tables=args.tables)
     cp.solve_batch(hands[:50], args.preset, players, objective, threads=1)
     start = time.perf_counter()

@@ -88,3 +88,44 @@ def test_compare_boundary_runs_its_comparison_against_itself() -> None:
                 assert f"| {measure} | {preset} | {players} |" in out, (measure, preset)
     assert "lowest median ratio" in out
     assert "both sides set every batch hand alike and settled every round alike" in out
+
+
+def test_compare_wheel_rekeys_a_reference_commits_tables(tmp_path: Path) -> None:
+    # A reference commit's tables carry the key format of its day, which the current wheel
+    # refuses; the bench gives the current side a copy under its own key, same distributions.
+    import importlib.util
+    import json
+
+    import chinese_poker as cp
+    import numpy as np
+    import pytest
+    from chinese_poker.exceptions import InvalidTablesError
+    from chinese_poker.strategy_tables import read_tables, shipped_tables_path, write_tables
+
+    spec = importlib.util.spec_from_file_location("compare_wheel", BENCHES / "compare_wheel.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    shipped = shipped_tables_path("two_four", 2)
+    assert shipped is not None
+    tables = read_tables(shipped)
+    meta = dict(tables.pop("meta"))
+    model = meta.pop("model", None)
+    trained = dict(
+        tables,
+        key="an older key",
+        scoop_rate=meta.pop("scoop_rate"),
+        model=None if model is None else json.dumps(model),
+    )
+    meta.pop("key")
+    old = write_tables(tmp_path / "old.npz", trained, meta)
+    deck = np.tile(np.arange(52, dtype=np.uint8), (40, 1))
+    hands = np.random.default_rng(5).permuted(deck, axis=1)[:, :13]
+    with pytest.raises(InvalidTablesError, match="an older key"):
+        cp.solve_batch(hands, "two_four", 2, cp.TableEV(tables=old))
+    rekeyed = bench._rekeyed(cp, str(old), "two_four", 2, tmp_path / "cur0.npz")
+    assert rekeyed != str(old)
+    assert bench._rekeyed(cp, rekeyed, "two_four", 2, tmp_path / "cur1.npz") == rekeyed
+    ours = cp.solve_batch(hands, "two_four", 2, cp.TableEV(tables=rekeyed))
+    shipped_batch = cp.solve_batch(hands, "two_four", 2, cp.TableEV(tables=shipped))
+    assert np.array_equal(np.asarray(ours.values), np.asarray(shipped_batch.values))
