@@ -6,7 +6,8 @@ a change of tables is not mistaken for a change of speed), the same heads-up, an
 ``MonteCarlo`` per sample heads-up with the reference's heads-up tables (each sample is one
 heads-up solve of the opponent plus the scoring of every candidate against it). Each
 measurement runs in a fresh process, alternating reference and current (A B A B ...), one pair
-per round; the ratio of each pair is reference time / current time.
+per round; the ratio of each pair is reference time / current time. Each process times its
+batch ``--repeats`` times and keeps the least, since other work on the machine only adds time.
 
 The reference wheel is built once per commit into ``target/ref-wheels/<sha>/`` (from a
 temporary ``git worktree`` outside the repository, ``maturin build --release`` with its own
@@ -156,17 +157,24 @@ def worker(args: argparse.Namespace) -> None:
         args.mc_tables = _rekeyed(cp, args.mc_tables, args.preset, 2, Path(args.out))
     objective = cp.TableEV(tables=args.tables)
     cp.solve_batch(hands[:50], args.preset, players, objective, threads=1)
-    start = time.perf_counter()
+
+    def least(solve: Any) -> float:
+        # the least of --repeats timings: whatever else runs on the machine only adds to one
+        times = []
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            solve()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
     batch = cp.solve_batch(hands, args.preset, players, objective, threads=1)
-    batch_seconds = time.perf_counter() - start
+    batch_seconds = least(lambda: cp.solve_batch(hands, args.preset, players, objective, threads=1))
     # heads-up, with the heads-up tables Monte Carlo's opponents use: its per-sample solve
     heads_up_seconds = batch_seconds
     if players != 2:
         heads_up = cp.TableEV(tables=args.mc_tables)
         cp.solve_batch(hands[:50], args.preset, 2, heads_up, threads=1)
-        start = time.perf_counter()
-        cp.solve_batch(hands, args.preset, 2, heads_up, threads=1)
-        heads_up_seconds = time.perf_counter() - start
+        heads_up_seconds = least(lambda: cp.solve_batch(hands, args.preset, 2, heads_up, threads=1))
     # Like for like: every frontier play on every sample, as the reference does. A wheel
     # that races (issue 9) is also timed with its default budget, per sample it drew.
     fields = {f.name for f in dataclasses.fields(cp.MonteCarlo)}
@@ -246,6 +254,13 @@ def main() -> None:
     )
     p.add_argument("--hands", type=int, default=20_000)
     p.add_argument("--rounds", type=int, default=5, help="reference/current pairs")
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="timings of the batch in each process, the least kept (the machine's other work "
+        "only adds time)",
+    )
     p.add_argument("--preset", default="maceplay")
     p.add_argument(
         "--presets", nargs="+", help="several presets (or all), each measured in turn: a table"
@@ -330,6 +345,7 @@ def pairs(
                 "--mc-tables", str(shipped_tables(tables_pkg, preset, 2)),
                 "--preset", preset, "--players", str(players),
                 "--mc-hands", str(args.mc_hands), "--mc-samples", str(args.mc_samples),
+                "--repeats", str(args.repeats),
             ]  # fmt: skip
             pair.append(measure(side, pkg, common, tmp / f"{side}{r}.npz"))
         runs.append((pair[0], pair[1]))

@@ -2,8 +2,9 @@
 //! of its row size (455 for a front, 7,462 for a 5-card row), weakest first. Per-rank tables
 //! (row values, outcome tables) are arrays indexed by these, because raw values are sparse.
 
-use crate::eval::tables::{tables, wheel_index, Tables};
+use crate::eval::tables::{tables, wheel_index, Tables, RANK_WEIGHT};
 use crate::eval::{Category, HandRank, Wheel};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 pub const FRONT_CLASSES: usize = 455;
@@ -111,24 +112,57 @@ pub fn front_ranks() -> &'static [(u32, u16)] {
     })
 }
 
-/// [`FiveClasses::eval_parts`] with its tables in hand.
-pub struct FiveParts<'a> {
-    key5: &'a [u16],
-    multiset: &'a [u64; 1 << 13],
-    flush: &'a [u64; 1 << 13],
+/// The rank multisets of one to four cards as states of a walk that adds one rank at a time:
+/// `next[k - 1][state << 4 | rank]` is the state of `k + 1` cards (states of one card are the
+/// ranks themselves). With the fives of a hand walked position by position, the last step is one
+/// load from the 16 entries of its four-card state ([`FiveClasses::by_four`]), which stay in the
+/// L1 cache while its fifth card varies, where a rank-weight sum indexes a 722 KB table.
+pub struct MultisetSteps {
+    pub next: [Vec<u16>; 3],
+    /// Rank counts of each four-card state.
+    four: Vec<[u8; 13]>,
 }
 
-impl FiveParts<'_> {
-    /// (raw rank, class): see [`FiveClasses::eval_parts`].
-    #[inline]
-    pub fn eval(&self, weight_sum: u32, flush: bool, rank_mask: u16) -> (u32, u16) {
-        let packed = if flush {
-            self.flush[(rank_mask & 0x1fff) as usize]
-        } else {
-            self.multiset[self.key5[weight_sum as usize] as usize & 0x1fff]
-        };
-        (packed as u32, (packed >> 32) as u16)
-    }
+/// The states of [`MultisetSteps`], built once (wheel-free).
+pub fn multiset_steps() -> &'static MultisetSteps {
+    static S: OnceLock<MultisetSteps> = OnceLock::new();
+    S.get_or_init(|| {
+        // rank counts of each state, by number of cards
+        let mut level: Vec<[u8; 13]> = (0..13)
+            .map(|r| std::array::from_fn(|i| (i == r) as u8))
+            .collect();
+        let mut next: [Vec<u16>; 3] = Default::default();
+        for step in &mut next {
+            let mut ids: HashMap<[u8; 13], u16> = HashMap::new();
+            let mut bigger = Vec::new();
+            *step = vec![0; level.len() << 4];
+            for (id, counts) in level.iter().enumerate() {
+                for r in 0..13 {
+                    let mut c = *counts;
+                    c[r] += 1; // at most four cards: never a fifth of a kind
+                    let n = ids.len() as u16;
+                    step[id << 4 | r] = *ids.entry(c).or_insert_with(|| {
+                        bigger.push(c);
+                        n
+                    });
+                }
+            }
+            level = bigger;
+        }
+        MultisetSteps { next, four: level }
+    })
+}
+
+/// Where a packed five (`raw | class << CLASS_SHIFT`, the solver's per-five lookups) holds its
+/// class: above the 32 bits of the raw rank, and high enough that the solver's key (`packed <<
+/// 13 | mask`) drops it without a mask (7,462 classes fit the 13 bits left).
+pub const CLASS_SHIFT: u32 = 51;
+const _: () = assert!(FIVE_CLASSES <= 1 << (64 - CLASS_SHIFT));
+
+/// (raw rank, class) of a packed five (see [`CLASS_SHIFT`]).
+#[inline]
+pub fn unpack(packed: u64) -> (u32, u16) {
+    (packed as u32, (packed >> CLASS_SHIFT) as u16)
 }
 
 /// The evaluator's 5-card lookup returning the class index along with the raw rank, so the
@@ -140,10 +174,12 @@ pub struct FiveClasses {
     multiset: Vec<u16>,
     /// 13-bit rank mask of a flush → class
     flush: Vec<u16>,
-    /// `raw | class << 32` by multiset id, then by a flush's rank mask: one load per row in
-    /// the solver's loop, at an index that needs no bounds check
-    packed_multiset: Box<[u64; 1 << 13]>,
+    /// Packed fives (see [`CLASS_SHIFT`]) by a flush's rank mask, at an index that needs no
+    /// bounds check.
     packed_flush: Box<[u64; 1 << 13]>,
+    /// Packed fives (see [`CLASS_SHIFT`]) by a four-card state of [`MultisetSteps`] and a fifth rank, at
+    /// `[state][rank]` (0 for a fifth of a kind, which no hand holds).
+    by_four: Vec<[u64; 16]>,
 }
 
 impl FiveClasses {
@@ -157,43 +193,43 @@ impl FiveClasses {
             let packed = |raws: &[u32]| {
                 let mut out = Box::new([0u64; 1 << 13]);
                 for (slot, &r) in out.iter_mut().zip(raws) {
-                    *slot = r as u64 | (class(r) as u64) << 32;
+                    *slot = r as u64 | (class(r) as u64) << CLASS_SHIFT;
                 }
                 out
             };
             assert!(t.multiset5[w].len() <= 1 << 13);
+            let packed_multiset = packed(&t.multiset5[w]);
+            let four = &multiset_steps().four;
+            let mut by_four = vec![[0u64; 16]; four.len()];
+            for (s4, counts) in four.iter().enumerate() {
+                let weight: u32 = (0..13).map(|r| RANK_WEIGHT[r] * counts[r] as u32).sum();
+                for r in (0..13).filter(|&r| counts[r] < 4) {
+                    let id = t.key5[(weight + RANK_WEIGHT[r]) as usize];
+                    by_four[s4][r] = packed_multiset[id as usize];
+                }
+            }
             FiveClasses {
                 t,
                 w,
                 multiset: t.multiset5[w].iter().map(|&r| class(r)).collect(),
                 flush: t.flush5[w].iter().map(|&r| class(r)).collect(),
-                packed_multiset: packed(&t.multiset5[w]),
+                by_four,
                 packed_flush: packed(&t.flush5[w]),
             }
         })
     }
 
-    /// (raw rank, class) of a 5-card row from its rank-weight sum (`card_weight` of the cards),
-    /// or, for a flush, its 13-bit rank mask.
+    /// Packed fives (see [`CLASS_SHIFT`]) of a four-card state (see [`MultisetSteps`]) by their
+    /// fifth rank.
     #[inline]
-    pub fn eval_parts(&self, weight_sum: u32, flush: bool, rank_mask: u16) -> (u32, u16) {
-        let t = self.t;
-        if flush {
-            let m = (rank_mask & 0x1fff) as usize;
-            return (t.flush5[self.w][m], self.flush[m]);
-        }
-        let id = t.key5[weight_sum as usize] as usize;
-        (t.multiset5[self.w][id], self.multiset[id])
+    pub fn by_four(&self) -> &[[u64; 16]] {
+        &self.by_four
     }
 
-    /// The lookup tables of [`FiveClasses::eval_parts`], borrowed once for a loop.
+    /// (raw rank, class) of a flush from its 13-bit rank mask.
     #[inline]
-    pub fn parts(&self) -> FiveParts<'_> {
-        FiveParts {
-            key5: &self.t.key5,
-            multiset: &self.packed_multiset,
-            flush: &self.packed_flush,
-        }
+    pub fn flush_five(&self, rank_mask: u16) -> (u32, u16) {
+        unpack(self.packed_flush[(rank_mask & 0x1fff) as usize])
     }
 
     /// Class of a 5-card raw rank of this wheel, rebuilt from its category and rank values

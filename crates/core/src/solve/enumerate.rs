@@ -35,7 +35,8 @@
 //! are never bucketed (docs/architecture.md, "Where the time goes").
 
 use super::classes::{
-    floor_front_class, front_class, front_ranks, Classes, FiveClasses, FRONT_CLASSES,
+    floor_front_class, front_class, front_ranks, multiset_steps, unpack, Classes, FiveClasses,
+    FRONT_CLASSES,
 };
 use crate::eval::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_SHIFT};
 use std::sync::OnceLock;
@@ -105,14 +106,8 @@ impl Split {
 }
 
 struct Static {
-    /// Masks of the 1,287 five-card subsets of 13 positions.
+    /// Masks of the 1,287 five-card subsets of 13 positions, in increasing order.
     five: [u16; FIVES],
-    /// The lowest position of each of `five`.
-    five_low: [u8; FIVES],
-    /// Masks of the 286 three-card subsets.
-    three: Vec<u16>,
-    /// The positions of each of `three`, lowest first.
-    three_pos: Vec<[u8; 3]>,
     /// The 56 five-of-eight patterns as 8-bit masks.
     pat56: [u8; 56],
 }
@@ -125,31 +120,42 @@ fn statics() -> &'static Static {
             .collect::<Vec<u16>>()
             .try_into()
             .expect("C(13, 5) masks");
-        let three: Vec<u16> = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
-        let three_pos = three
-            .iter()
-            .map(|&m| {
-                let mut p = [0u8; 3];
-                let mut bits = m;
-                for slot in p.iter_mut() {
-                    *slot = bits.trailing_zeros() as u8;
-                    bits &= bits - 1;
-                }
-                p
-            })
-            .collect();
         let pats: Vec<u8> = (0u16..256)
             .filter(|m| m.count_ones() == 5)
             .map(|m| m as u8)
             .collect();
         Static {
-            five_low: five.map(|m| m.trailing_zeros() as u8),
             five,
-            three,
-            three_pos,
             pat56: pats.try_into().expect("56 patterns"),
         }
     })
+}
+
+/// Where the five of increasing positions `p` stands in `Static::five` (its masks in
+/// increasing order): the combinatorial number system's index, Σ C(p[i], i + 1).
+fn five_index(p: [usize; 5]) -> usize {
+    const fn choose(n: usize, k: usize) -> usize {
+        let (mut num, mut i) = (1, 0);
+        while i < k {
+            num = num * (n - i) / (i + 1);
+            i += 1;
+        }
+        num
+    }
+    const C: [[usize; 13]; 5] = {
+        let mut t = [[0; 13]; 5];
+        let mut k = 0;
+        while k < 5 {
+            let mut n = 0;
+            while n < 13 {
+                t[k][n] = if n > k { choose(n, k + 1) } else { 0 };
+                n += 1;
+            }
+            k += 1;
+        }
+        t
+    };
+    (0..5).map(|i| C[i][p[i]]).sum()
 }
 
 /// Reusable per-thread buffers: solving a hand allocates nothing once these have grown.
@@ -225,68 +231,117 @@ impl Default for Scratch {
 impl Scratch {
     /// Fills the subset rank table for `hand` (13 distinct codes, unchecked).
     fn load(&mut self, hand: &[u8; 13], wheel: Wheel) {
-        let st = statics();
-        let fc = FiveClasses::get(wheel);
         self.wheel = wheel;
-        // Per-hand subset tables over positions 0..4, 4..8 and 8..13: rank-weight sums and
-        // rank masks add up (the positions are disjoint), so each of the 1,287 rows costs a few
-        // loads instead of gathering its five cards.
-        let mut wsum = ([0u32; 16], [0u32; 16], [0u32; 32]);
-        let mut rmask = ([0u16; 16], [0u16; 16], [0u16; 32]);
-        for i in 1..32usize {
-            let low = i.trailing_zeros() as usize;
-            let prev = i & (i - 1);
-            if i < 16 {
-                wsum.0[i] = wsum.0[prev] + fc.weight(hand[low]);
-                rmask.0[i] = rmask.0[prev] | 1 << (hand[low] >> 2);
-                wsum.1[i] = wsum.1[prev] + fc.weight(hand[4 + low]);
-                rmask.1[i] = rmask.1[prev] | 1 << (hand[4 + low] >> 2);
-            }
-            wsum.2[i] = wsum.2[prev] + fc.weight(hand[8 + low]);
-            rmask.2[i] = rmask.2[prev] | 1 << (hand[8 + low] >> 2);
-        }
-        // positions holding each position's suit
-        let mut suit_pos = [0u16; 4];
-        for (i, &c) in hand.iter().enumerate() {
-            suit_pos[(c & 3) as usize] |= 1 << i;
-        }
-        let mut same_suit = [0u16; 16];
-        for (slot, &c) in same_suit.iter_mut().zip(hand) {
-            *slot = suit_pos[(c & 3) as usize];
-        }
+        self.load_fives(hand, FiveClasses::get(wheel));
+        self.load_fronts(hand);
+        self.load_groups(hand);
+    }
+
+    /// Ranks and classes of the 1,287 fives, `backs` in the order of `Static::five`, and
+    /// `top_back`.
+    fn load_fives(&mut self, hand: &[u8; 13], fc: &FiveClasses) {
+        // Every five as not a flush, in the order of `Static::five` (increasing masks: the
+        // highest position outermost), its rank multiset and mask built up one position at a
+        // time (see `MultisetSteps`), so that each five costs one load from its four-card
+        // state's 16 entries; flushes are redone below.
+        let [n2, n3, n4] = multiset_steps().next.each_ref().map(|n| n.as_slice());
+        let by_four = fc.by_four();
+        let rk = hand.map(|c| (c >> 2) as usize & 15);
         let mut top = 0u64;
-        let parts = fc.parts();
-        for ((&m, &low), key_out) in st.five.iter().zip(&st.five_low).zip(self.backs.iter_mut()) {
-            let (a, b, c) = (
-                (m & 15) as usize,
-                (m >> 4 & 15) as usize,
-                (m >> 8 & 31) as usize,
-            );
-            let flush = m & !same_suit[low as usize & 15] == 0;
-            let (r, class) = parts.eval(
-                wsum.0[a] + wsum.1[b] + wsum.2[c],
-                flush,
-                rmask.0[a] | rmask.1[b] | rmask.2[c],
-            );
-            self.rank[(m & ALL13) as usize] = r;
-            self.class[(m & ALL13) as usize] = class;
-            let key = (r as u64) << 13 | m as u64;
-            *key_out = key;
-            top = top.max(key ^ ALL13 as u64);
+        // (borrowed apart, so that the stores through one do not reload the others)
+        let (rank, class) = (&mut *self.rank, &mut *self.class);
+        let mut rest = &mut self.backs[..];
+        for p5 in 4..13 {
+            let (s1, m5) = (rk[p5], 1u16 << p5);
+            for p4 in 3..p5 {
+                let (s2, m4) = (n2[s1 << 4 | rk[p4]] as usize, m5 | 1 << p4);
+                for p3 in 2..p4 {
+                    let (s3, m3) = (n3[s2 << 4 | rk[p3]] as usize, m4 | 1 << p3);
+                    for p2 in 1..p3 {
+                        let (s4, m2) = (n4[s3 << 4 | rk[p2]] as usize, m3 | 1 << p2);
+                        let fifth = &by_four[s4];
+                        let (out, later) = std::mem::take(&mut rest).split_at_mut(p2);
+                        rest = later;
+                        for (p1, (key_out, &r1)) in out.iter_mut().zip(&rk[..p2]).enumerate() {
+                            let m = (m2 | 1 << p1) & ALL13;
+                            let packed = fifth[r1 & 15];
+                            let (r, c) = unpack(packed);
+                            rank[m as usize] = r;
+                            class[m as usize] = c;
+                            // the shift drops the class (see `CLASS_SHIFT`)
+                            let key = packed << 13 | m as u64;
+                            *key_out = key;
+                            top = top.max(key ^ ALL13 as u64);
+                        }
+                    }
+                }
+            }
+        }
+        debug_assert!(rest.is_empty());
+        // A suit of five cards or more: its fives are flushes (ranked above the same ranks
+        // unsuited, so `top` only grows).
+        for suit in 0..4u8 {
+            let (mut pos, mut n) = ([0usize; 13], 0);
+            for (i, &c) in hand.iter().enumerate() {
+                if c & 3 == suit {
+                    pos[n] = i;
+                    n += 1;
+                }
+            }
+            if n < 5 {
+                continue;
+            }
+            let bit = |i: usize| 1u16 << (hand[pos[i]] >> 2);
+            for e in 4..n {
+                for d in 3..e {
+                    for c in 2..d {
+                        for b in 1..c {
+                            for a in 0..b {
+                                let five = [a, b, c, d, e].map(|i| pos[i]);
+                                let m = five.iter().fold(0u16, |m, &p| m | 1 << p);
+                                let ranks = bit(a) | bit(b) | bit(c) | bit(d) | bit(e);
+                                let (r, class) = fc.flush_five(ranks);
+                                self.rank[m as usize] = r;
+                                self.class[m as usize] = class;
+                                let key = (r as u64) << 13 | m as u64;
+                                self.backs[five_index(five)] = key;
+                                top = top.max(key ^ ALL13 as u64);
+                            }
+                        }
+                    }
+                }
+            }
         }
         self.top_back = (top as u16 & ALL13) ^ ALL13;
-        // fronts: one load each from a table indexed by the three ranks, as the evaluator's
+    }
+
+    /// Ranks and classes of the 286 fronts, and `fronts` sorted by class.
+    fn load_fronts(&mut self, hand: &[u8; 13]) {
+        // one load each from a table indexed by the three ranks, as the evaluator's; in the
+        // order of `Static::three` (increasing masks), the index built up position by position
         let fr = front_ranks();
         let rk = hand.map(|c| (c >> 2) as usize);
-        // the 286 fronts, strongest class first (counting sort over the 455 classes)
+        // then strongest class first (a stable counting sort over the 455 classes)
         let mut count = [0u16; 512];
-        for (&m, p) in st.three.iter().zip(&st.three_pos) {
-            let (r, class) =
-                fr[rk[p[0] as usize] * 169 + rk[p[1] as usize] * 13 + rk[p[2] as usize]];
-            self.rank[m as usize] = r;
-            self.class[m as usize] = class;
-            count[class as usize & 511] += 1;
+        let mut found = [0u32; FRONTS];
+        let mut at = 0usize;
+        for p3 in 2..13 {
+            let (i3, m3) = (rk[p3], 1u16 << p3);
+            for p2 in 1..p3 {
+                let (i2, m2) = (rk[p2] * 13 + i3, m3 | 1 << p2);
+                let out = &mut found[at..at + p2];
+                at += p2;
+                for (p1, slot) in out.iter_mut().enumerate() {
+                    let m = (m2 | 1 << p1) & ALL13;
+                    let (r, class) = fr[rk[p1] * 169 + i2];
+                    self.rank[m as usize] = r;
+                    self.class[m as usize] = class;
+                    count[class as usize & 511] += 1;
+                    *slot = (class as u32) << 16 | m as u32;
+                }
+            }
         }
+        debug_assert_eq!(at, FRONTS);
         let mut at = 0u16;
         // (the classes above the last stay at 0 fronts)
         for c in (0..FRONT_CLASSES).rev() {
@@ -295,12 +350,16 @@ impl Scratch {
             at += n;
             self.fronts_from[c] = at;
         }
-        self.fronts.resize(st.three.len(), 0);
-        for &m in &st.three {
-            let c = self.class[m as usize] as usize;
-            self.fronts[count[c] as usize] = (c as u32) << 16 | m as u32;
+        self.fronts.resize(FRONTS, 0);
+        for &f in &found {
+            let c = (f >> 16) as usize & 511;
+            self.fronts[count[c] as usize] = f;
             count[c] += 1;
         }
+    }
+
+    /// The rank and suit counts of every subset of each group of positions (see `counts`).
+    fn load_groups(&mut self, hand: &[u8; 13]) {
         let one = |i: usize| {
             let (r, s) = ((hand[i] >> 2) as u32, (hand[i] & 3) as u32);
             Counts(
@@ -1354,6 +1413,89 @@ mod tests {
     use super::*;
 
     #[test]
+    fn five_index_is_the_place_in_increasing_masks() {
+        for (i, &m) in statics().five.iter().enumerate() {
+            let mut p = [0usize; 5];
+            let mut bits = m;
+            for slot in p.iter_mut() {
+                *slot = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+            }
+            assert_eq!(five_index(p), i, "{m:013b}");
+        }
+    }
+
+    #[test]
+    fn load_ranks_every_row_as_the_evaluator_does() {
+        use rand::{RngCore, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        // random hands, and hands with one or two suits of five or more (up to all 13)
+        let mut hands: Vec<[u8; 13]> = vec![
+            std::array::from_fn(|i| (i * 4) as u8),
+            std::array::from_fn(|i| {
+                if i < 7 {
+                    (i * 4 + 1) as u8
+                } else {
+                    ((i - 7) * 4 + 2) as u8
+                }
+            }),
+            std::array::from_fn(|i| [0, 8, 12, 16, 48, 1, 5, 9, 13, 17, 2, 3, 7][i]),
+        ];
+        for _ in 0..400 {
+            let mut deck: Vec<u8> = (0..52).collect();
+            for i in 0..13 {
+                let j = i + (rng.next_u64() % (52 - i as u64)) as usize;
+                deck.swap(i, j);
+            }
+            hands.push(deck[..13].try_into().unwrap());
+        }
+        for wheel in [Wheel::Low, Wheel::Second] {
+            let fc = FiveClasses::get(wheel);
+            let mut s = Scratch::default();
+            for hand in &hands {
+                s.load(hand, wheel);
+                let mut top = (0, 0u16);
+                for (&key, &m) in s.backs.iter().zip(&statics().five) {
+                    let cards: Vec<u8> = (0..13)
+                        .filter(|i| m >> i & 1 == 1)
+                        .map(|i| hand[i])
+                        .collect();
+                    let (r, class) = fc.eval5(cards.try_into().unwrap());
+                    assert_eq!(key, (r as u64) << 13 | m as u64, "{hand:?} {m:013b}");
+                    assert_eq!((s.rank[m as usize], s.class[m as usize]), (r, class));
+                    if r > top.0 {
+                        top = (r, m);
+                    }
+                }
+                assert_eq!(s.top_back, top.1, "{hand:?}");
+                // the fronts: ranked as the evaluator, strongest class first, then by mask
+                let threes: Vec<u16> = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
+                let mut want: Vec<(u16, u16)> = Vec::new();
+                for &m in &threes {
+                    let r: Vec<usize> = (0..13)
+                        .filter(|i| m >> i & 1 == 1)
+                        .map(|i| (hand[i] >> 2) as usize)
+                        .collect();
+                    let (raw, class) = front_ranks()[r[0] * 169 + r[1] * 13 + r[2]];
+                    assert_eq!((s.rank[m as usize], s.class[m as usize]), (raw, class));
+                    want.push((class, m));
+                }
+                want.sort_by_key(|&(c, m)| (std::cmp::Reverse(c), m));
+                let got: Vec<(u16, u16)> = s
+                    .fronts
+                    .iter()
+                    .map(|&f| ((f >> 16) as u16, f as u16))
+                    .collect();
+                assert_eq!(got, want, "{hand:?}");
+                for c in 0..FRONT_CLASSES {
+                    let n = want.iter().filter(|&&(fc, _)| fc as usize >= c).count();
+                    assert_eq!(s.fronts_from[c] as usize, n);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn bounds_hold_on_random_sets() {
         use rand::{RngCore, SeedableRng};
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
@@ -1378,7 +1520,11 @@ mod tests {
                         .unwrap()
                 };
                 let exact5 = strongest(&statics().five);
-                let exact3 = strongest(&statics().three);
+                let exact3 = strongest(
+                    &(0u16..1 << 13)
+                        .filter(|m| m.count_ones() == 3)
+                        .collect::<Vec<_>>(),
+                );
                 assert_eq!(best_front(s.counts(set)), exact3);
                 let b = best_five(s.counts(set), wheel);
                 assert_eq!(b, exact5, "{hand:?} {set:b}");

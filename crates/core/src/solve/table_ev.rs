@@ -152,12 +152,16 @@ pub struct TableEv {
     classes: &'static Classes,
     majority: f64,
     overall: f64,
-    /// Where every row's win and loss values are one constant (one unit a row, as
-    /// `pokerfever_western` and `two_four` score), the overall point is the majority point:
-    /// their summed weight, valued in closed form ([`majority_odds`]); else `None` and the 27
-    /// outcomes are walked.
-    by_rows: Option<f64>,
+    /// The majority and overall points' summed weight.
+    points: f64,
     scoop: Scoop,
+    /// Which of the formula's optional terms apply, as `points · 6 + scoop · 2 + sweep` (see
+    /// [`TableEv::terms`]): each combination has its own compiled body, so that a rule set pays
+    /// only for the terms it scores. Where every row's win and loss values are one constant (one
+    /// unit a row, as `pokerfever_western` and `two_four` score), the overall point is the
+    /// majority point, valued in closed form ([`majority_odds`], `points` 1); else the 27
+    /// outcomes are walked (`points` 2).
+    shape: u8,
     /// The value is non-decreasing in each row's class (see [`TableEv::monotone`]).
     monotone: bool,
     /// Where the value is not monotone but has no majority or overall point: per row and class,
@@ -312,7 +316,20 @@ impl TableEv {
         let envelope = (!monotone && rules.majority_point == 0 && rules.overall_point == 0)
             .then(|| rows.each_ref().map(|row| envelope(row)));
         let points = (rules.majority_point + rules.overall_point) as f64;
-        let by_rows = (rules.overall_point == 0 || overall_is_majority(&rows)).then_some(points);
+        let by_rows = rules.overall_point == 0 || overall_is_majority(&rows);
+        let shape = {
+            let points = match by_rows {
+                _ if rules.majority_point == 0 && rules.overall_point == 0 => 0,
+                true => 1,
+                false => 2,
+            };
+            let scoop = match rules.scoop {
+                Scoop::None => 0,
+                Scoop::Multiply(_) => 1,
+                Scoop::Add(_) => 2,
+            };
+            points * 6 + scoop * 2 + k.sweep.is_some() as u8
+        };
         Ok(TableEv {
             tables,
             players,
@@ -320,8 +337,9 @@ impl TableEv {
             classes,
             majority: rules.majority_point as f64,
             overall: rules.overall_point as f64,
-            by_rows,
+            points,
             scoop: rules.scoop,
+            shape,
             monotone,
             envelope,
             k,
@@ -397,8 +415,46 @@ impl TableEv {
         }
     }
 
+    /// The formula, through the body compiled for this objective's terms (see `shape`).
     #[inline]
     fn formula_of(&self, rows: &[Vec<[f64; 5]>; 3], classes: &[u16; 3]) -> f64 {
+        macro_rules! shapes {
+            ($($i:literal => ($p:literal, $k:literal, $w:literal)),*) => {
+                match self.shape {
+                    $($i => self.terms::<$p, $k, $w>(rows, classes),)*
+                    _ => unreachable!("shape {} is made by TableEv::new", self.shape),
+                }
+            };
+        }
+        shapes!(0 => ( 0, 0, false),
+            1 => ( 0, 0, true),
+            2 => ( 0, 1, false),
+            3 => ( 0, 1, true),
+            4 => ( 0, 2, false),
+            5 => ( 0, 2, true),
+            6 => ( 1, 0, false),
+            7 => ( 1, 0, true),
+            8 => ( 1, 1, false),
+            9 => ( 1, 1, true),
+            10 => ( 1, 2, false),
+            11 => ( 1, 2, true),
+            12 => ( 2, 0, false),
+            13 => ( 2, 0, true),
+            14 => ( 2, 1, false),
+            15 => ( 2, 1, true),
+            16 => ( 2, 2, false),
+            17 => ( 2, 2, true))
+    }
+
+    /// The formula with the terms `POINTS` (0 none, 1 in closed form, 2 the 27 outcomes),
+    /// `SCOOP` (0 none, 1 multiply, 2 add) and `SWEEP`; the same operations in the same order
+    /// as with every term, less those that add nothing.
+    #[inline(always)]
+    fn terms<const POINTS: u8, const SCOOP: u8, const SWEEP: bool>(
+        &self,
+        rows: &[Vec<[f64; 5]>; 3],
+        classes: &[u16; 3],
+    ) -> f64 {
         let model = &self.tables.model;
         let mut pw = [0f64; 3];
         let mut pt = [0f64; 3];
@@ -410,32 +466,32 @@ impl TableEv {
             [pw[r], pt[r], pl[r], w[r], l[r]] = rows[r][i];
         }
         let mut m: f64 = (0..3).map(|r| pw[r] * w[r] - pl[r] * l[r]).sum();
-        if self.majority != 0.0 || self.overall != 0.0 {
-            m += match self.by_rows {
-                Some(points) => points * majority_odds(&pw, &pt, &pl),
-                None => self.majority_and_overall(&pw, &pt, &pl, &w, &l),
-            };
+        match POINTS {
+            0 => {}
+            1 => m += self.points * majority_odds(&pw, &pt, &pl),
+            _ => m += self.majority_and_overall(&pw, &pt, &pl, &w, &l),
         }
         let k = &self.k;
         let ps = model.scoop_for * pw[0] * pw[1] * pw[2];
         let pc = model.scoop_against * pl[0] * pl[1] * pl[2];
         let won_all = w[0] + w[1] + w[2] + k.sweep_all;
         let lost_all = l[0] + l[1] + l[2] + k.sweep_all;
-        let (s_pts, c_pts) = match self.scoop {
-            Scoop::Multiply(k) => {
+        let (s_pts, c_pts) = match (SCOOP, self.scoop) {
+            (1, Scoop::Multiply(k)) => {
                 let k = k as f64;
                 m += (k - 1.0) * (ps * won_all - pc * lost_all);
                 (k * won_all, k * lost_all)
             }
-            Scoop::Add(n) => {
+            (2, Scoop::Add(n)) => {
                 let n = n as f64;
                 m += n * (ps - pc);
                 (won_all + n, lost_all + n)
             }
-            Scoop::None => (won_all, lost_all),
+            _ => (won_all, lost_all),
         };
         let mut total = k.opp * (k.plays * m + k.fixed);
-        if let Some((scale, q)) = k.sweep {
+        if SWEEP {
+            let (scale, q) = k.sweep.unwrap_or_default();
             // scooping every opponent: ps^(players − 1)
             let all = match self.players {
                 2 => ps,
@@ -446,6 +502,7 @@ impl TableEv {
         }
         total
     }
+
     /// The majority and overall points' expected value over the 27 outcomes of the three rows,
     /// where the overall point weighs the rows' values (out of line: no preset takes it). The
     /// outcomes are walked without branches, in the order and with the sums of the plain loop
@@ -718,9 +775,9 @@ mod tests {
     fn points(te: &TableEv, c: &[u16; 3]) -> f64 {
         let q: [[f64; 3]; 5] =
             std::array::from_fn(|k| std::array::from_fn(|r| te.rows[r][c[r] as usize][k]));
-        match te.by_rows {
-            Some(u) => u * majority_odds(&q[0], &q[1], &q[2]),
-            None => te.majority_and_overall(&q[0], &q[1], &q[2], &q[3], &q[4]),
+        match te.shape / 6 == 1 {
+            true => te.points * majority_odds(&q[0], &q[1], &q[2]),
+            false => te.majority_and_overall(&q[0], &q[1], &q[2], &q[3], &q[4]),
         }
     }
 
@@ -764,7 +821,7 @@ mod tests {
                     ..rules.clone()
                 };
                 let te = TableEv::new(&rules, 2, OutcomeTables::random_rows(rules.wheel)).unwrap();
-                assert_eq!(te.by_rows.is_some(), by_rows, "{rules:?}");
+                assert_eq!(te.shape / 6 == 1, by_rows, "{rules:?}");
                 for _ in 0..20_000 {
                     let c = [
                         rng.random_range(0..FRONT_CLASSES) as u16,
