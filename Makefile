@@ -97,8 +97,8 @@ bench: wheel
 	cargo bench -p chinese-poker --bench eval --bench score --bench solve
 	$(PY) benches/simulate_costs.py
 	$(PY) benches/compare_wheel.py
-	$(PY) benches/compare_wheel.py --presets all --players 2 4 --own-tables --hands 5000 --mc-hands 0
-	$(PY) benches/compare_wheel.py --ref 2104d42 --presets two_four --players 2 --own-tables --hands 5000 --mc-hands 0
+	$(PY) benches/compare_wheel.py --presets all --players 2 4 --own-tables --hands 3000 --rounds 9 --mc-hands 0 --together
+	$(PY) benches/compare_wheel.py --ref 2104d42 --presets two_four --players 2 4 --own-tables --hands 3000 --rounds 9 --mc-hands 0 --together
 	$(PY) benches/compare_boundary.py --ref 2104d42
 	$(PY) benches/serve_load.py
 

@@ -19,6 +19,11 @@ Both wheels must pick the same settings: any hand where they differ must have va
 (within a relative 1e-9), else the run fails. Run: ``python benches/compare_wheel.py [--ref
 daf8f1c] [--hands 20000] [--rounds 5] [--preset maceplay] [--players 4]``.
 
+``--together`` times ``solve_batch`` with both wheels in this one process instead (the reference
+package copied and imported as ``chinese_poker_reference``), the hands in chunks of ``--chunk``
+that each wheel solves in turn, which goes first alternating, so that a change in the machine's
+speed falls on both sides of a pair alike; ``make bench`` uses it for its per-preset tables.
+
 ``--presets`` (names, or ``all``) and ``--players`` (one or more sizes) measure ``solve_batch``
 for each preset and table size in turn and end with one table: for each, the like-for-like row
 (both wheels with the reference's tables) and, with ``--own-tables``, the row where each wheel
@@ -271,6 +276,15 @@ def main() -> None:
         action="store_true",
         help="also time each wheel with its own shipped tables",
     )
+    p.add_argument(
+        "--together",
+        action="store_true",
+        help="time both wheels in this one process, alternating, instead of a fresh process "
+        "for each measurement (solve_batch only: needs --mc-hands 0)",
+    )
+    p.add_argument(
+        "--chunk", type=int, default=1000, help="hands a wheel solves at a time with --together"
+    )
     p.add_argument("--mc-hands", type=int, default=20, help="Monte Carlo hands (heads-up)")
     p.add_argument("--mc-samples", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
@@ -282,6 +296,8 @@ def main() -> None:
     p.add_argument("--mc-tables", help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.together and args.mc_hands:
+        p.error("--together times solve_batch only: give --mc-hands 0")
     if args.worker:
         worker(args)
         return
@@ -304,20 +320,104 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         hands_file = Path(tmp) / "hands.npy"
         np.save(hands_file, hands)
+        reference = None
+        if args.together:
+            import warnings
+
+            # the current wheel warns that the reference's tables carry an older key
+            warnings.simplefilter("ignore")
+            reference = _import_reference(ref_pkg, Path(tmp))
         for preset in presets:
             for players in args.players:
                 sides = [("reference", ref_pkg, ref_pkg)]
                 if args.own_tables:
                     sides.append(("own", ref_pkg, REPO / "python"))
                 for kind, ref_tables_pkg, cur_tables_pkg in sides:
-                    runs = pairs(args, ref_pkg, hands_file, Path(tmp), preset, players,
-                                 ref_tables_pkg, cur_tables_pkg)  # fmt: skip
+                    if reference is not None:
+                        runs = together_pairs(args, reference, hands, Path(tmp), preset,
+                                              players, ref_tables_pkg, cur_tables_pkg)  # fmt: skip
+                    else:
+                        runs = pairs(args, ref_pkg, hands_file, Path(tmp), preset, players,
+                                     ref_tables_pkg, cur_tables_pkg)  # fmt: skip
                     if kind == "reference":
                         tables = shipped_tables(ref_pkg, preset, players)
                         report(args, label, tables, runs, preset, players)
                     table.append((preset, players, kind, runs))
     if len(table) > 1:
         summary(args, label, table)
+
+
+def _import_reference(ref_pkg: Path, tmp: Path) -> Any:
+    """The reference package imported beside the current one, as ``chinese_poker_reference``: a
+    copy under that name (its modules import each other relatively) with its own extension."""
+    import importlib
+
+    shutil.copytree(
+        ref_pkg / "chinese_poker",
+        tmp / "reference" / "chinese_poker_reference",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    sys.path.insert(0, str(tmp / "reference"))
+    return importlib.import_module("chinese_poker_reference")
+
+
+def together_pairs(
+    args: argparse.Namespace,
+    ref: Any,
+    hands: Any,
+    tmp: Path,
+    preset: str,
+    players: int,
+    ref_tables_pkg: Path,
+    cur_tables_pkg: Path,
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """``--rounds`` pairs timed in this one process with both wheels loaded: each round passes
+    over the hands in chunks of ``--chunk``, both wheels solving each chunk in turn (which goes
+    first alternating), so that a change in the machine's speed (other work, its clock) falls
+    on both sides alike; a side's time is the sum over its chunks."""
+    import time
+
+    import chinese_poker as cp
+
+    sides = []
+    for mod, tables_pkg in ((ref, ref_tables_pkg), (cp, cur_tables_pkg)):
+        full = str(shipped_tables(tables_pkg, preset, players))
+        two = str(shipped_tables(tables_pkg, preset, 2))
+        if mod is cp:
+            full = _rekeyed(cp, full, preset, players, tmp / "together.npz")
+            two = _rekeyed(cp, two, preset, 2, tmp / "together.npz")
+        objectives = {players: mod.TableEV(tables=full), 2: mod.TableEV(tables=two)}
+        for n, objective in objectives.items():
+            mod.solve_batch(hands[:50], preset, n, objective, threads=1)
+        sides.append((mod, objectives))
+
+    def interleaved(n: int) -> tuple[float, float]:
+        # chunk by chunk, the first side alternating: a burst of other work on the machine
+        # falls on both sides of a chunk alike
+        spent = [0.0, 0.0]
+        for c, start in enumerate(range(0, len(hands), args.chunk)):
+            chunk = hands[start : start + args.chunk]
+            for i in (0, 1) if c % 2 == 0 else (1, 0):
+                mod, objectives = sides[i]
+                t = time.perf_counter()
+                mod.solve_batch(chunk, preset, n, objectives[n], threads=1)
+                spent[i] += time.perf_counter() - t
+        return spent[0], spent[1]
+
+    runs = []
+    for _ in range(args.rounds):
+        out: list[dict[str, Any]] = [{}, {}]
+        batch = interleaved(players)
+        heads_up = batch if players == 2 else interleaved(2)
+        for i in (0, 1):
+            out[i]["batch_seconds"] = batch[i]
+            out[i]["heads_up_seconds"] = heads_up[i]
+        runs.append((out[0], out[1]))
+    for (mod, objectives), side in zip(sides, runs[0], strict=True):
+        batch = mod.solve_batch(hands, preset, players, objectives[players], threads=1)
+        side["settings"] = np.asarray(batch.settings)
+        side["values"] = np.asarray(batch.values)
+    return runs
 
 
 def pairs(
@@ -391,7 +491,11 @@ def report(
     print(
         f"solve_batch TableEV, {preset} at {players} players, threads=1, "
         f"{args.hands:,} hands, tables {tables.name} of {label}; {args.rounds} pairs "
-        f"(reference, then current, each in a fresh process)"
+        + (
+            f"(both wheels in one process, alternating by chunks of {args.chunk} hands)"
+            if args.together
+            else "(reference, then current, each in a fresh process)"
+        )
     )
     print("pair ratios (reference time / current time): " + ", ".join(f"{x:.2f}" for x in ratios))
     print(

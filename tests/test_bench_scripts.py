@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,22 @@ def test_compare_wheel_runs_its_comparison_against_itself() -> None:
     assert "differing settings with tied values: 0" in out
     assert "Monte Carlo values identical: 2 of 2 hands" in out
     assert "median ratio" in out
+
+
+def test_compare_wheel_times_both_wheels_in_one_process() -> None:
+    # --together: the reference imported beside the current package under another name, every
+    # preset's like-for-like and own-tables rows, both wheels setting every hand alike.
+    out = _against_itself(
+        "compare_wheel.py",
+        "--hands 200 --rounds 2 --chunk 50 --mc-hands 0 --together --presets two_four "
+        "pokerfever_eastern --players 2 4 --own-tables",
+    )
+    assert out.count("(both wheels in one process, alternating by chunks of 50 hands)") == 4
+    assert out.count("identical settings: 200 of 200 hands (100.0%)") == 4
+    for preset in ("two_four", "pokerfever_eastern"):
+        for players in (2, 4):
+            for kind in ("reference", "own"):
+                assert re.search(rf"{preset} +{players} {kind} ", out), (preset, players, kind)
 
 
 def test_compare_boundary_runs_its_comparison_against_itself() -> None:
