@@ -232,13 +232,13 @@ impl Scratch {
     /// Fills the subset rank table for `hand` (13 distinct codes, unchecked).
     fn load(&mut self, hand: &[u8; 13], wheel: Wheel) {
         self.wheel = wheel;
+        self.load_groups(hand);
         self.load_fives(hand, FiveClasses::get(wheel));
         self.load_fronts(hand);
-        self.load_groups(hand);
     }
 
     /// Ranks and classes of the 1,287 fives, `backs` in the order of `Static::five`, and
-    /// `top_back`.
+    /// `top_back` (after `load_groups`).
     fn load_fives(&mut self, hand: &[u8; 13], fc: &FiveClasses) {
         // Every five as not a flush, in the order of `Static::five` (increasing masks: the
         // highest position outermost), its rank multiset and mask built up one position at a
@@ -247,7 +247,6 @@ impl Scratch {
         let [n2, n3, n4] = multiset_steps().next.each_ref().map(|n| n.as_slice());
         let by_four = fc.by_four();
         let rk = hand.map(|c| (c >> 2) as usize & 15);
-        let mut top = 0u64;
         // (borrowed apart, so that the stores through one do not reload the others)
         let (rank, class) = (&mut *self.rank, &mut *self.class);
         let mut rest = &mut self.backs[..];
@@ -271,7 +270,6 @@ impl Scratch {
                             // the shift drops the class (see `CLASS_SHIFT`)
                             let key = packed << 13 | m as u64;
                             *key_out = key;
-                            top = top.max(key ^ ALL13 as u64);
                         }
                     }
                 }
@@ -305,14 +303,33 @@ impl Scratch {
                                 self.class[m as usize] = class;
                                 let key = (r as u64) << 13 | m as u64;
                                 self.backs[five_index(five)] = key;
-                                top = top.max(key ^ ALL13 as u64);
                             }
                         }
                     }
                 }
             }
         }
-        self.top_back = (top as u16 & ALL13) ^ ALL13;
+        // The strongest back, the first of equal ranks: the best five's rank is known from the
+        // hand's counts, so a scan that stops at it replaces a running maximum over every five
+        // (`best_five` looks at one flush suit: with two suits of five, the running maximum).
+        let all = self.counts(ALL13);
+        let suits_of_five = (0..4)
+            .filter(|s| (all.0 >> (SUITS_SHIFT + 4 * s)) & 15 >= 5)
+            .count();
+        let best = (best_five(all, self.wheel) as u64) << 13;
+        let first_best = || self.backs.iter().find(|&&k| k & !(ALL13 as u64) == best);
+        let top = match (suits_of_five < 2).then(first_best).flatten() {
+            Some(&k) => k,
+            None => {
+                self.backs
+                    .iter()
+                    .map(|&k| k ^ ALL13 as u64)
+                    .max()
+                    .unwrap_or(0)
+                    ^ ALL13 as u64
+            }
+        };
+        self.top_back = top as u16 & ALL13;
     }
 
     /// Ranks and classes of the 286 fronts, and `fronts` sorted by class.
