@@ -114,9 +114,10 @@ pub fn front_ranks() -> &'static [(u32, u16)] {
 
 /// The rank multisets of one to four cards as states of a walk that adds one rank at a time:
 /// `next[k - 1][state << 4 | rank]` is the state of `k + 1` cards (states of one card are the
-/// ranks themselves). With the fives of a hand walked position by position, the last step is one
-/// load from the 16 entries of its four-card state ([`FiveClasses::by_four`]), which stay in the
-/// L1 cache while its fifth card varies, where a rank-weight sum indexes a 722 KB table.
+/// ranks themselves). With the fives of a hand walked position by position, each state is
+/// shared by the fives that extend it, and the last step is one load from the 16 entries of a
+/// four-card state ([`FiveClasses::by_four`]) where the evaluator sums five rank weights and
+/// looks the sum up twice (a 722 KB table of multiset ids, then their ranks).
 pub struct MultisetSteps {
     pub next: [Vec<u16>; 3],
     /// Rank counts of each four-card state.
