@@ -276,8 +276,8 @@ impl Scratch {
             }
         }
         debug_assert!(rest.is_empty());
-        // A suit of five cards or more: its fives are flushes (ranked above the same ranks
-        // unsuited, so `top` only grows).
+        // A suit of five cards or more: its fives are flushes, written over their unsuited
+        // ranks (at most two suits, and a few fives each in nearly every hand).
         for suit in 0..4u8 {
             let (mut pos, mut n) = ([0usize; 13], 0);
             for (i, &c) in hand.iter().enumerate() {
