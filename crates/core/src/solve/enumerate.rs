@@ -277,7 +277,7 @@ impl Scratch {
         }
         debug_assert!(rest.is_empty());
         // A suit of five cards or more: its fives are flushes, written over their unsuited
-        // ranks (at most two suits, and a few fives each in nearly every hand).
+        // ranks (a suit of n cards holds C(n, 5) of them).
         for suit in 0..4u8 {
             let (mut pos, mut n) = ([0usize; 13], 0);
             for (i, &c) in hand.iter().enumerate() {
