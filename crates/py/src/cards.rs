@@ -200,8 +200,6 @@ pub fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
         .collect())
 }
 
-/// `Some(card)` for an integer code 0..=51; `None` if `obj` is not an integer; an
-/// `InvalidCardError` naming `position` for an integer outside 0..=51.
 /// The error of a card code outside 0..=51 (`token` as written) at `position`.
 fn code_out_of_range(token: String, position: usize) -> PyErr {
     py_err(Error::InvalidCard {
@@ -211,6 +209,8 @@ fn code_out_of_range(token: String, position: usize) -> PyErr {
     })
 }
 
+/// `Some(card)` for an integer code 0..=51; `None` if `obj` is not an integer; an
+/// `InvalidCardError` naming `position` for an integer outside 0..=51.
 fn card_from_int(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Card>> {
     let out_of_range = |token: String| code_out_of_range(token, position);
     match read_int(obj)? {

@@ -275,12 +275,6 @@ impl FiveClasses {
         self.multiset[self.t.key5[sum as usize] as usize]
     }
 
-    /// Rank weight of a card code (the evaluator's multiset key part).
-    #[inline]
-    pub fn weight(&self, code: u8) -> u32 {
-        self.t.card_weight[code as usize]
-    }
-
     /// (raw rank, class) of 5 distinct codes; the same lookups as `Evaluator::eval5`.
     #[inline]
     pub fn eval5(&self, c: [u8; 5]) -> (u32, u16) {

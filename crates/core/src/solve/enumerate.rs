@@ -278,6 +278,7 @@ impl Scratch {
         debug_assert!(rest.is_empty());
         // A suit of five cards or more: its fives are flushes, written over their unsuited
         // ranks (a suit of n cards holds C(n, 5) of them).
+        let mut suits_of_five = 0;
         for suit in 0..4u8 {
             let (mut pos, mut n) = ([0usize; 13], 0);
             for (i, &c) in hand.iter().enumerate() {
@@ -289,6 +290,7 @@ impl Scratch {
             if n < 5 {
                 continue;
             }
+            suits_of_five += 1;
             let bit = |i: usize| 1u16 << (hand[pos[i]] >> 2);
             for e in 4..n {
                 for d in 3..e {
@@ -312,11 +314,7 @@ impl Scratch {
         // The strongest back, the first of equal ranks: the best five's rank is known from the
         // hand's counts, so a scan that stops at it replaces a running maximum over every five
         // (`best_five` looks at one flush suit: with two suits of five, the running maximum).
-        let all = self.counts(ALL13);
-        let suits_of_five = (0..4)
-            .filter(|s| (all.0 >> (SUITS_SHIFT + 4 * s)) & 15 >= 5)
-            .count();
-        let best = (best_five(all, self.wheel) as u64) << 13;
+        let best = (best_five(self.counts(ALL13), self.wheel) as u64) << 13;
         let first_best = || self.backs.iter().find(|&&k| k & !(ALL13 as u64) == best);
         let top = match (suits_of_five < 2).then(first_best).flatten() {
             Some(&k) => k,
