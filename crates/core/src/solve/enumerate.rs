@@ -158,6 +158,26 @@ fn five_index(p: [usize; 5]) -> usize {
     (0..5).map(|i| C[i][p[i]]).sum()
 }
 
+/// What the bounded search prunes with ([`Scratch::best_split_bounded`]): an upper bound of
+/// the value at class triples (front, middle, back), and the same bound with the middle and
+/// back fixed as a function of the front class, which the search asks of many fronts in turn
+/// and which may answer them more cheaply. Any `Fn(&[u16; 3]) -> f64` is one, asked whole.
+pub trait Bound {
+    fn at(&self, classes: &[u16; 3]) -> f64;
+    /// [`Bound::at`] of `[front, middle, back]` for each front it is given, up to rounding
+    /// far inside the search's 1e-9 margin.
+    fn along_fronts(&self, middle: u16, back: u16) -> impl Fn(u16) -> f64 + '_ {
+        move |front| self.at(&[front, middle, back])
+    }
+}
+
+impl<F: Fn(&[u16; 3]) -> f64> Bound for F {
+    #[inline]
+    fn at(&self, classes: &[u16; 3]) -> f64 {
+        self(classes)
+    }
+}
+
 /// Reusable per-thread buffers: solving a hand allocates nothing once these have grown.
 pub struct Scratch {
     rank: Box<[u32; 1 << 13]>,
@@ -634,7 +654,7 @@ impl Scratch {
     /// non-decreasing in each row's class and, at any classes, at least `value` at those classes
     /// and at every weaker ones (an envelope), so that whatever it prunes could not have beaten
     /// the best found. The result is still the frontier's best split under `value`.
-    pub fn best_split_bounded<V: Fn(&[u16; 3]) -> f64, B: Fn(&[u16; 3]) -> f64>(
+    pub fn best_split_bounded<V: Fn(&[u16; 3]) -> f64, B: Bound>(
         &mut self,
         hand: &[u8; 13],
         wheel: Wheel,
@@ -651,7 +671,7 @@ impl Scratch {
     /// relative 1e-9 aside), or fewer when the frontier is smaller. The search prunes by the
     /// `k`-th best found instead of the best, from the start (no first threshold). Also returns
     /// how many splits it valued.
-    pub fn top_splits<V: Fn(&[u16; 3]) -> f64, B: Fn(&[u16; 3]) -> f64>(
+    pub fn top_splits<V: Fn(&[u16; 3]) -> f64, B: Bound>(
         &mut self,
         hand: &[u8; 13],
         wheel: Wheel,
@@ -677,7 +697,7 @@ impl Scratch {
 
     /// The frontier search, or with `BOUNDED` the search for the best split under `value`,
     /// pruned by `bound` (see [`Scratch::best_split_bounded`]).
-    fn search<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64, B: Fn(&[u16; 3]) -> f64>(
+    fn search<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64, B: Bound>(
         &mut self,
         hand: &[u8; 13],
         wheel: Wheel,
@@ -703,7 +723,7 @@ impl Scratch {
             best.threshold = v - 1e-9 * (1.0 + v.abs());
             let reach = |c: usize| {
                 let f = best_front_all.min(floor_front_class(five_classes[c]));
-                bound(&[f as u16, c as u16, c as u16]) >= best.threshold
+                bound.at(&[f as u16, c as u16, c as u16]) >= best.threshold
             };
             // reach is monotone and holds at the strongest back's class; every class below lo
             // fails it, so a few halvings give a cut that is safe if not the tightest
@@ -744,7 +764,7 @@ impl Scratch {
             // Nor can anything reach a better value than this bucket's strongest back with
             // the best front of the hand and a middle as strong: buckets come strongest first.
             if BOUNDED
-                && bound(&[best_front_all.min(floor_top) as u16, top_class, top_class])
+                && bound.at(&[best_front_all.min(floor_top) as u16, top_class, top_class])
                     < best.threshold
             {
                 break;
@@ -786,7 +806,7 @@ impl Scratch {
                     let cap = group_fb.min(group_cap);
                     if BOUNDED && !group_skip {
                         group_skip = cap as i32 <= learnt.dead_front || {
-                            let dead = bound(&[cap as u16, cb, cb]) < best.threshold;
+                            let dead = bound.at(&[cap as u16, cb, cb]) < best.threshold;
                             if dead {
                                 learnt.dead_front = learnt.dead_front.max(cap as i32);
                             }
@@ -879,10 +899,10 @@ impl Scratch {
     /// anywhere: everything covered, every split a foul, or (bounded) nothing able to reach
     /// the threshold.
     #[inline(always)]
-    fn plan<const BOUNDED: bool, V: Fn(&[u16; 3]) -> f64>(
+    fn plan<const BOUNDED: bool, B: Bound>(
         &self,
         b: &Back,
-        bound: &V,
+        bound: &B,
         learnt: &mut Learnt,
         threshold: f64,
     ) -> Option<Plan> {
@@ -912,6 +932,10 @@ impl Scratch {
         // (backs of one group often share the middle cap: what one front cut learnt about the
         // hand's fronts serves the next)
         let key = (mb_class, cb, threshold.to_bits());
+        // (made when first asked: many backs never get that far)
+        let mut line = None;
+        let mut along =
+            |front: u16| line.get_or_insert_with(|| bound.along_fronts(mb_class, cb))(front);
         if BOUNDED && learnt.cut.0 != key {
             learnt.cut = (key, 0, usize::MAX);
         }
@@ -922,7 +946,7 @@ impl Scratch {
             if at >= FRONTS
                 || at >= learnt.cut.2
                 || front <= learnt.dead_front
-                || bound(&[front as u16, mb_class, cb]) < threshold
+                || along(front as u16) < threshold
             {
                 return None;
             }
@@ -974,7 +998,7 @@ impl Scratch {
             while lo < hi {
                 let mid = (lo + hi) / 2;
                 let f = (self.fronts[mid] >> 16) as u16;
-                if bound(&[f, mb_class, cb]) >= threshold {
+                if along(f) >= threshold {
                     lo = mid + 1;
                 } else {
                     hi = mid;

@@ -19,11 +19,11 @@ pub mod tables_file;
 pub mod train;
 
 pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
-pub use enumerate::{Scratch, Split};
+pub use enumerate::{Bound, Scratch, Split};
 pub use model::{Calibration, Model};
 pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES, MAX_TIME_LIMIT};
 pub use solved::Solved;
-pub use table_ev::{tables_key, FormulaMemo, OutcomeTables, TableEv};
+pub use table_ev::{tables_key, FormulaMemo, FrontLine, OutcomeTables, TableBound, TableEv};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};
 
 use crate::error::{Error, Result};
@@ -132,11 +132,17 @@ pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (S
         best_on_frontier(te, hand, scratch)
     } else {
         let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
+        let value = |c: &[u16; 3]| value.get(c);
         if te.monotone() {
-            scratch.best_split(hand, te.tables.wheel, |c| value.get(c))
+            let bound = TableBound { te, at: value };
+            scratch.best_split_bounded(hand, te.tables.wheel, &value, &bound)
         } else {
             let bound = FormulaMemo::new(|c: &[u16; 3]| te.order_bound(c));
-            scratch.best_split_bounded(hand, te.tables.wheel, &|c| value.get(c), &|c| bound.get(c))
+            let bound = TableBound {
+                te,
+                at: |c: &[u16; 3]| bound.get(c),
+            };
+            scratch.best_split_bounded(hand, te.tables.wheel, &value, &bound)
         }
     };
     (split, te.calibrate(formula))
@@ -166,12 +172,16 @@ pub fn top_table_ev(
         return (all, n);
     }
     let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
+    let value = |c: &[u16; 3]| value.get(c);
     if te.monotone() {
-        let value = |c: &[u16; 3]| value.get(c);
-        scratch.top_splits(hand, wheel, &value, &value, k)
+        scratch.top_splits(hand, wheel, &value, &TableBound { te, at: value }, k)
     } else {
         let bound = FormulaMemo::new(|c: &[u16; 3]| te.order_bound(c));
-        scratch.top_splits(hand, wheel, &|c| value.get(c), &|c| bound.get(c), k)
+        let bound = TableBound {
+            te,
+            at: |c: &[u16; 3]| bound.get(c),
+        };
+        scratch.top_splits(hand, wheel, &value, &bound, k)
     }
 }
 
