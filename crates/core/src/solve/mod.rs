@@ -23,7 +23,7 @@ pub use enumerate::{Bound, Scratch, Split};
 pub use model::{Calibration, Model};
 pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES, MAX_TIME_LIMIT};
 pub use solved::Solved;
-pub use table_ev::{tables_key, FormulaMemo, FrontLine, OutcomeTables, TableBound, TableEv};
+pub use table_ev::{tables_key, FrontLine, OutcomeTables, TableBound, TableEv};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};
 
 use crate::error::{Error, Result};
@@ -126,21 +126,19 @@ pub fn check_players(players: usize) -> Result<()> {
 /// solving, of Monte Carlo's opponents and of self-play: a search pruned by the value where it
 /// is monotone in each row's class, by an envelope of it where it is not but has one
 /// ([`TableEv::bounded`]), else the whole frontier valued. Settings are ordered by the formula
-/// (remembered per solve, [`FormulaMemo`]) and only the chosen one is calibrated.
+/// and only the chosen one is calibrated.
 pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (Split, f64) {
     let (split, formula) = if !te.bounded() {
         best_on_frontier(te, hand, scratch)
     } else {
-        let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
-        let value = |c: &[u16; 3]| value.get(c);
+        let value = |c: &[u16; 3]| te.order_value(c);
         if te.monotone() {
             let bound = TableBound { te, at: value };
             scratch.best_split_bounded(hand, te.tables.wheel, &value, &bound)
         } else {
-            let bound = FormulaMemo::new(|c: &[u16; 3]| te.order_bound(c));
             let bound = TableBound {
                 te,
-                at: |c: &[u16; 3]| bound.get(c),
+                at: |c: &[u16; 3]| te.order_bound(c),
             };
             scratch.best_split_bounded(hand, te.tables.wheel, &value, &bound)
         }
@@ -171,15 +169,13 @@ pub fn top_table_ev(
         all.truncate(k.max(1));
         return (all, n);
     }
-    let value = FormulaMemo::new(|c: &[u16; 3]| te.order_value(c));
-    let value = |c: &[u16; 3]| value.get(c);
+    let value = |c: &[u16; 3]| te.order_value(c);
     if te.monotone() {
         scratch.top_splits(hand, wheel, &value, &TableBound { te, at: value }, k)
     } else {
-        let bound = FormulaMemo::new(|c: &[u16; 3]| te.order_bound(c));
         let bound = TableBound {
             te,
-            at: |c: &[u16; 3]| bound.get(c),
+            at: |c: &[u16; 3]| te.order_bound(c),
         };
         scratch.top_splits(hand, wheel, &value, &bound, k)
     }

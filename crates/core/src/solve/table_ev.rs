@@ -43,7 +43,6 @@ use super::model::Model;
 use crate::error::{Error, Result};
 use crate::eval::{HandRank, Wheel};
 use crate::rules::{Row, Rules, Scoop};
-use std::cell::Cell;
 
 /// What a table is measured and shipped as: the opponents' row-rank distributions.
 #[derive(Clone, Debug, PartialEq)]
@@ -691,45 +690,6 @@ fn overall_is_majority(rows: &[Vec<[f64; 5]>; 3]) -> bool {
         hi = hi.max(w.max(l));
     }
     hi - lo <= 2.5e-13 && lo >= 1e-9
-}
-
-/// A function of class triples ([`TableEv::order_value`], [`TableEv::order_bound`]) behind a
-/// small memo for one solve: the search asks for the same
-/// class triples again and again (a back class's bounds with the hand's best fronts recur across
-/// the backs of a rank), and a direct-mapped table of 64 slots answers them for a few
-/// instructions. It made a solve 2–4% faster with the `daf8f1c` tables and about 10% faster
-/// with the calibrated ones (128 slots did no better).
-pub struct FormulaMemo<F> {
-    f: F,
-    slots: [Cell<(u64, f64)>; MEMO_SLOTS],
-}
-
-const MEMO_SLOTS: usize = 64;
-
-impl<F: Fn(&[u16; 3]) -> f64> FormulaMemo<F> {
-    /// Remembers `f` (of class triples) for one solve.
-    pub fn new(f: F) -> Self {
-        FormulaMemo {
-            f,
-            // no class triple packs to u64::MAX (classes fit 16 bits)
-            slots: std::array::from_fn(|_| Cell::new((u64::MAX, 0.0))),
-        }
-    }
-
-    /// `f` of these classes.
-    #[inline]
-    pub fn get(&self, classes: &[u16; 3]) -> f64 {
-        let key = classes[0] as u64 | (classes[1] as u64) << 16 | (classes[2] as u64) << 32;
-        // Fibonacci hashing: the top 6 bits of the product pick the slot
-        let slot = &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize];
-        let (k, v) = slot.get();
-        if k == key {
-            return v;
-        }
-        let v = (self.f)(classes);
-        slot.set((key, v));
-        v
-    }
 }
 
 /// The envelope of one row's numbers (see `TableEv::envelope`): running maxima of `pw` and `w`,
