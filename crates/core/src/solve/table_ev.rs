@@ -167,7 +167,8 @@ pub struct TableEv {
     /// Where the value is not monotone but has no majority or overall point: per row and class,
     /// the rows' best `pw` and `w` and least `pl` and `l` over that class and every weaker one,
     /// which make the formula an envelope the bounded search can prune with
-    /// ([`TableEv::order_bound`]).
+    /// ([`TableEv::order_bound`]); where there is no scoop or sweep either (`shape` 0), the
+    /// running maximum of each row's whole term instead (`row_term_envelope`), which is tighter.
     envelope: Option<[Vec<[f64; 5]>; 3]>,
     /// The formula's terms that do not depend on the setting, computed once.
     k: Constants,
@@ -313,8 +314,6 @@ impl TableEv {
             .iter()
             .all(|row| rows_monotone(row, rules.overall_point != 0));
         let k = Constants::new(rules, players, &tables, sweep);
-        let envelope = (!monotone && rules.majority_point == 0 && rules.overall_point == 0)
-            .then(|| rows.each_ref().map(|row| envelope(row)));
         let points = (rules.majority_point + rules.overall_point) as f64;
         let by_rows = rules.overall_point == 0 || overall_is_majority(&rows);
         let shape = {
@@ -330,6 +329,15 @@ impl TableEv {
             };
             points * 6 + scoop * 2 + k.sweep.is_some() as u8
         };
+        // Without a scoop or a sweep the formula is a sum of one term per row, whose running
+        // maximum is the tightest envelope there is; otherwise each factor's.
+        let envelope =
+            (!monotone && rules.majority_point == 0 && rules.overall_point == 0).then(|| {
+                rows.each_ref().map(|row| match shape {
+                    0 => row_term_envelope(row),
+                    _ => envelope(row),
+                })
+            });
         Ok(TableEv {
             tables,
             players,
@@ -690,6 +698,20 @@ fn overall_is_majority(rows: &[Vec<[f64; 5]>; 3]) -> bool {
         hi = hi.max(w.max(l));
     }
     hi - lo <= 2.5e-13 && lo >= 1e-9
+}
+
+/// The envelope of a row whose formula is a sum of one term per row (`pw·w − pl·l`, no scoop
+/// and no sweep): rows whose term is that term's running maximum from the weakest class up, as
+/// `[1, 0, 0, max, 0]`, so that the formula of these rows is the sum of the rows' maxima (each
+/// at least the term at that class and every weaker one, and summed in the formula's order).
+fn row_term_envelope(row: &[[f64; 5]]) -> Vec<[f64; 5]> {
+    let mut best = f64::NEG_INFINITY;
+    row.iter()
+        .map(|&[pw, _, pl, w, l]| {
+            best = best.max(pw * w - pl * l);
+            [1.0, 0.0, 0.0, best, 0.0]
+        })
+        .collect()
 }
 
 /// The envelope of one row's numbers (see `TableEv::envelope`): running maxima of `pw` and `w`,
