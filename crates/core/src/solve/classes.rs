@@ -113,13 +113,17 @@ pub fn front_ranks() -> &'static [(u32, u16)] {
 }
 
 /// The rank multisets of one to four cards as states of a walk that adds one rank at a time:
-/// `next[k - 1][state << 4 | rank]` is the state of `k + 1` cards (states of one card are the
-/// ranks themselves). With the fives of a hand walked position by position, each state is
+/// `to_two[state << 4 | rank]` is the state of two cards from a state of one (whose states are
+/// the ranks themselves), `to_three` and `to_four` likewise. With the fives of a hand walked position by position, each state is
 /// shared by the fives that extend it, and the last step is one load from the 16 entries of a
 /// four-card state ([`FiveClasses::by_four`]) where the evaluator sums five rank weights and
 /// looks the sum up twice (a 722 KB table of multiset ids, then their ranks).
 pub struct MultisetSteps {
-    pub next: [Vec<u16>; 3],
+    /// (each sized to a power of two, so that masked indices need no bounds checks; the rest
+    /// unused)
+    pub to_two: Box<[u16; 256]>,
+    pub to_three: Box<[u16; 2048]>,
+    pub to_four: Box<[u16; 8192]>,
     /// Rank counts of each four-card state.
     four: Vec<[u8; 13]>,
 }
@@ -150,7 +154,19 @@ pub fn multiset_steps() -> &'static MultisetSteps {
             }
             level = bigger;
         }
-        MultisetSteps { next, four: level }
+        let [n2, n3, n4] = next;
+        let padded = |n: Vec<u16>, len: usize| {
+            assert!(n.len() <= len);
+            let mut out = n;
+            out.resize(len, 0);
+            out.into_boxed_slice()
+        };
+        MultisetSteps {
+            to_two: padded(n2, 256).try_into().expect("256"),
+            to_three: padded(n3, 2048).try_into().expect("2048"),
+            to_four: padded(n4, 8192).try_into().expect("8192"),
+            four: level,
+        }
     })
 }
 
@@ -179,8 +195,9 @@ pub struct FiveClasses {
     /// bounds check.
     packed_flush: Box<[u64; 1 << 13]>,
     /// Packed fives (see [`CLASS_SHIFT`]) by a four-card state of [`MultisetSteps`] and a fifth rank, at
-    /// `[state][rank]` (0 for a fifth of a kind, which no hand holds).
-    by_four: Vec<[u64; 16]>,
+    /// `[state][rank]` (0 for a fifth of a kind, which no hand holds; sized to a power of two,
+    /// so that masked indices need no bounds checks).
+    by_four: Box<[[u64; 16]; 2048]>,
 }
 
 impl FiveClasses {
@@ -201,7 +218,11 @@ impl FiveClasses {
             assert!(t.multiset5[w].len() <= 1 << 13);
             let packed_multiset = packed(&t.multiset5[w]);
             let four = &multiset_steps().four;
-            let mut by_four = vec![[0u64; 16]; four.len()];
+            assert!(four.len() <= 2048);
+            let mut by_four: Box<[[u64; 16]; 2048]> = vec![[0u64; 16]; 2048]
+                .into_boxed_slice()
+                .try_into()
+                .expect("2048 states");
             for (s4, counts) in four.iter().enumerate() {
                 let weight: u32 = (0..13).map(|r| RANK_WEIGHT[r] * counts[r] as u32).sum();
                 for r in (0..13).filter(|&r| counts[r] < 4) {
@@ -223,7 +244,7 @@ impl FiveClasses {
     /// Packed fives (see [`CLASS_SHIFT`]) of a four-card state (see [`MultisetSteps`]) by their
     /// fifth rank.
     #[inline]
-    pub fn by_four(&self) -> &[[u64; 16]] {
+    pub fn by_four(&self) -> &[[u64; 16]; 2048] {
         &self.by_four
     }
 

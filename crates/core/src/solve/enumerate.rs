@@ -264,7 +264,8 @@ impl Scratch {
         // highest position outermost), its rank multiset and mask built up one position at a
         // time (see `MultisetSteps`), so that each five costs one load from its four-card
         // state's 16 entries; flushes are redone below.
-        let [n2, n3, n4] = multiset_steps().next.each_ref().map(|n| n.as_slice());
+        let steps = multiset_steps();
+        let (n2, n3, n4) = (&steps.to_two, &steps.to_three, &steps.to_four);
         let by_four = fc.by_four();
         let rk = hand.map(|c| (c >> 2) as usize & 15);
         // (borrowed apart, so that the stores through one do not reload the others)
@@ -273,12 +274,12 @@ impl Scratch {
         for p5 in 4..13 {
             let (s1, m5) = (rk[p5], 1u16 << p5);
             for p4 in 3..p5 {
-                let (s2, m4) = (n2[s1 << 4 | rk[p4]] as usize, m5 | 1 << p4);
+                let (s2, m4) = (n2[(s1 << 4 | rk[p4]) & 255] as usize, m5 | 1 << p4);
                 for p3 in 2..p4 {
-                    let (s3, m3) = (n3[s2 << 4 | rk[p3]] as usize, m4 | 1 << p3);
+                    let (s3, m3) = (n3[(s2 << 4 | rk[p3]) & 2047] as usize, m4 | 1 << p3);
                     for p2 in 1..p3 {
-                        let (s4, m2) = (n4[s3 << 4 | rk[p2]] as usize, m3 | 1 << p2);
-                        let fifth = &by_four[s4];
+                        let (s4, m2) = (n4[(s3 << 4 | rk[p2]) & 8191] as usize, m3 | 1 << p2);
+                        let fifth = &by_four[s4 & 2047];
                         let (out, later) = std::mem::take(&mut rest).split_at_mut(p2);
                         rest = later;
                         for (p1, (key_out, &r1)) in out.iter_mut().zip(&rk[..p2]).enumerate() {
