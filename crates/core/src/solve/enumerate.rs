@@ -163,6 +163,7 @@ fn five_index(p: [usize; 5]) -> usize {
 /// back fixed as a function of the front class, which the search asks of many fronts in turn
 /// and which may answer them more cheaply. Any `Fn(&[u16; 3]) -> f64` is one, asked whole.
 pub trait Bound {
+    /// The bound at these classes (front, middle, back).
     fn at(&self, classes: &[u16; 3]) -> f64;
     /// [`Bound::at`] of `[front, middle, back]` for each front it is given, up to rounding
     /// far inside the search's 1e-9 margin.

@@ -132,16 +132,7 @@ pub fn best_table_ev(te: &TableEv, hand: &[u8; 13], scratch: &mut Scratch) -> (S
         best_on_frontier(te, hand, scratch)
     } else {
         let value = |c: &[u16; 3]| te.order_value(c);
-        if te.monotone() {
-            let bound = TableBound { te, at: value };
-            scratch.best_split_bounded(hand, te.tables.wheel, &value, &bound)
-        } else {
-            let bound = TableBound {
-                te,
-                at: |c: &[u16; 3]| te.order_bound(c),
-            };
-            scratch.best_split_bounded(hand, te.tables.wheel, &value, &bound)
-        }
+        scratch.best_split_bounded(hand, te.tables.wheel, &value, &TableBound(te))
     };
     (split, te.calibrate(formula))
 }
@@ -170,15 +161,7 @@ pub fn top_table_ev(
         return (all, n);
     }
     let value = |c: &[u16; 3]| te.order_value(c);
-    if te.monotone() {
-        scratch.top_splits(hand, wheel, &value, &TableBound { te, at: value }, k)
-    } else {
-        let bound = TableBound {
-            te,
-            at: |c: &[u16; 3]| te.order_bound(c),
-        };
-        scratch.top_splits(hand, wheel, &value, &bound, k)
-    }
+    scratch.top_splits(hand, wheel, &value, &TableBound(te), k)
 }
 
 /// The first frontier split with the strictly largest table formula (the order of the table

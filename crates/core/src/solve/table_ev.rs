@@ -663,25 +663,22 @@ impl FrontLine<'_> {
     }
 }
 
-/// The table objective's bound for the pruned search ([`Bound`]): `at` for class triples (the
-/// formula or the envelope's, as the caller remembers them), [`TableEv::front_line`] along the
-/// fronts.
-pub struct TableBound<'a, F> {
-    pub te: &'a TableEv,
-    pub at: F,
-}
+/// The table objective's bound for the pruned search ([`Bound`]): [`TableEv::order_bound`] at
+/// class triples (the formula itself where it is monotone, else its envelope's), and
+/// [`TableEv::front_line`] along the fronts.
+pub struct TableBound<'a>(pub &'a TableEv);
 
-impl<F: Fn(&[u16; 3]) -> f64> Bound for TableBound<'_, F> {
+impl Bound for TableBound<'_> {
     #[inline]
     fn at(&self, classes: &[u16; 3]) -> f64 {
-        (self.at)(classes)
+        self.0.order_bound(classes)
     }
 
     fn along_fronts(&self, middle: u16, back: u16) -> impl Fn(u16) -> f64 + '_ {
-        let line = self.te.front_line(middle, back);
+        let line = self.0.front_line(middle, back);
         move |front| match &line {
             Some(line) => line.at(front),
-            None => (self.at)(&[front, middle, back]),
+            None => self.0.order_bound(&[front, middle, back]),
         }
     }
 }
