@@ -1,0 +1,106 @@
+//! The table objective's per-hand cost on one preset, for profiling (docs/performance.md):
+//!
+//! ```text
+//! cargo run --release -p chinese-poker --example solve_profile -- two_four 2
+//! valgrind --tool=callgrind --toggle-collect='chinese_poker::solve::best_table_ev*' \
+//!     target/release/examples/solve_profile two_four 2 --count
+//! ```
+//!
+//! Run from the repository root: it reads the shipped tables in `python/chinese_poker/data`.
+//! Timed: the median and least of 9 passes over 3,000 random hands of ranking alone
+//! (`Scratch::greedy`), `best_table_ev` and `decide_table_ev`. With `--count`: one pass of
+//! 1,000 hands through `best_table_ev`, whose instructions callgrind counts.
+
+use chinese_poker::hand::Hand;
+use chinese_poker::solve::{best_table_ev, decide_table_ev, load_shipped, Scratch};
+use chinese_poker::Rules;
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            let mut deck: Vec<u8> = (0..52).collect();
+            for i in 0..13 {
+                let j = rng.random_range(i..52);
+                deck.swap(i, j);
+            }
+            deck[..13].try_into().expect("13 cards")
+        })
+        .collect()
+}
+
+/// µs a hand of `f` over `hands`, per pass.
+fn passes(n: usize, hands: usize, mut f: impl FnMut() -> u64) -> Vec<f64> {
+    (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            assert!(f() > 0);
+            t.elapsed().as_secs_f64() * 1e6 / hands as f64
+        })
+        .collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let preset = args.first().map_or("two_four", String::as_str);
+    let players: usize = args
+        .get(1)
+        .map_or(2, |p| p.parse().expect("players: 2 to 4"));
+    let rules = Rules::preset(preset).expect("a preset name");
+    let te = load_shipped("python/chinese_poker/data", &rules, players).expect("shipped tables");
+    let mut scratch = Scratch::default();
+    if args.iter().any(|a| a == "--count") {
+        let total: u64 = hands(1000, 7)
+            .iter()
+            .map(|h| best_table_ev(&te, h, &mut scratch).0.back as u64)
+            .sum();
+        println!("{preset} at {players}: 1,000 hands solved ({total})");
+        return;
+    }
+    let codes = hands(3000, 7);
+    let dealt: Vec<Hand> = codes
+        .iter()
+        .map(|h| Hand::new(*h).expect("a hand"))
+        .collect();
+    let wheel = te.tables.wheel;
+    let n = codes.len();
+    let rows = [
+        (
+            "ranking (greedy)",
+            passes(9, n, || {
+                codes
+                    .iter()
+                    .map(|h| scratch.greedy(h, wheel).back as u64)
+                    .sum()
+            }),
+        ),
+        (
+            "best_table_ev",
+            passes(9, n, || {
+                codes
+                    .iter()
+                    .map(|h| best_table_ev(&te, h, &mut scratch).0.back as u64)
+                    .sum()
+            }),
+        ),
+        (
+            "decide_table_ev",
+            passes(9, n, || {
+                dealt
+                    .iter()
+                    .map(|h| decide_table_ev(&te, &rules, h, &mut scratch).1[0] as u64 + 1)
+                    .sum()
+            }),
+        ),
+    ];
+    for (name, mut times) in rows {
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{preset} at {players}: {name:>16} median {:.2} µs a hand, least {:.2}",
+            times[times.len() / 2],
+            times[0]
+        );
+    }
+}
