@@ -7,27 +7,22 @@
 //! ```
 //!
 //! Run from the repository root: it reads the shipped tables in `python/chinese_poker/data`.
-//! Timed: the median and least of 9 passes over 3,000 random hands of ranking alone
+//! Timed: the median and least of 9 passes over 3,000 dealt hands of ranking alone
 //! (`Scratch::greedy`), `best_table_ev` and `decide_table_ev`. With `--count`: one pass of
-//! 1,000 hands through `best_table_ev`, whose instructions callgrind counts.
+//! 1,000 dealt hands through `best_table_ev`, whose instructions callgrind counts.
 
 use chinese_poker::hand::Hand;
+use chinese_poker::sim::deal::deal;
 use chinese_poker::solve::{best_table_ev, decide_table_ev, load_shipped, Scratch};
 use chinese_poker::Rules;
-use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
+/// `n` hands (a multiple of 4) as the simulator deals them: the 4-player rounds of a run.
 fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    (0..n)
-        .map(|_| {
-            let mut deck: Vec<u8> = (0..52).collect();
-            for i in 0..13 {
-                let j = rng.random_range(i..52);
-                deck.swap(i, j);
-            }
-            deck[..13].try_into().expect("13 cards")
-        })
+    deal(seed, 0, n / 4, 4)
+        .expect("4 players")
+        .chunks_exact(13)
+        .map(|h| h.try_into().expect("13 cards"))
         .collect()
 }
 

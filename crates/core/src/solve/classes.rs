@@ -114,10 +114,11 @@ pub fn front_ranks() -> &'static [(u32, u16)] {
 
 /// The rank multisets of one to four cards as states of a walk that adds one rank at a time:
 /// `to_two[state << 4 | rank]` is the state of two cards from a state of one (whose states are
-/// the ranks themselves), `to_three` and `to_four` likewise. With the fives of a hand walked position by position, each state is
-/// shared by the fives that extend it, and the last step is one load from the 16 entries of a
-/// four-card state ([`FiveClasses::by_four`]) where the evaluator sums five rank weights and
-/// looks the sum up twice (a 722 KB table of multiset ids, then their ranks).
+/// the ranks themselves), `to_three` and `to_four` likewise. With the fives of a hand walked
+/// position by position, each state is shared by the fives that extend it, and the last step
+/// is one load from the 16 entries of a four-card state ([`FiveClasses::by_four`]) where the
+/// evaluator sums five rank weights and looks the sum up twice (a 722 KB table of multiset ids,
+/// then their ranks).
 pub struct MultisetSteps {
     /// (each sized to a power of two, so that masked indices need no bounds checks; the rest
     /// unused)
@@ -155,11 +156,10 @@ pub fn multiset_steps() -> &'static MultisetSteps {
             level = bigger;
         }
         let [n2, n3, n4] = next;
-        let padded = |n: Vec<u16>, len: usize| {
+        let padded = |mut n: Vec<u16>, len: usize| {
             assert!(n.len() <= len);
-            let mut out = n;
-            out.resize(len, 0);
-            out.into_boxed_slice()
+            n.resize(len, 0);
+            n.into_boxed_slice()
         };
         MultisetSteps {
             to_two: padded(n2, 256).try_into().expect("256"),
