@@ -182,6 +182,39 @@ pub fn unpack(packed: u64) -> (u32, u16) {
     (packed as u32, (packed >> CLASS_SHIFT) as u16)
 }
 
+/// What a 5-card raw rank (of either wheel) is made of: its distinct ranks (0 = deuce) with
+/// their copies, in the rank's own order (most copies first, then the higher rank; a
+/// straight's from its top; `(0, 0)` after the last), and whether its cards are one suit.
+pub fn five_parts(raw: u32) -> ([(u32, u32); 5], bool) {
+    let r = |i: usize| HandRank::nibble_of_raw(raw, i).saturating_sub(2);
+    // the five ranks of a straight by its top value (a wheel's is 5 or, second-highest, 14)
+    let run = |top: u32| {
+        let mut m: u16 = match top {
+            5 | 14 => 1 << 12 | 0b1111,
+            15 => 0b11111 << 8,
+            t => 0b11111 << (t.clamp(6, 13) - 6),
+        };
+        std::array::from_fn(|_| {
+            let t = 15 - m.leading_zeros();
+            m &= !(1 << t);
+            (t, 1)
+        })
+    };
+    let z = (0, 0);
+    let singles = [(r(0), 1), (r(1), 1), (r(2), 1), (r(3), 1), (r(4), 1)];
+    match HandRank::category_index_of_raw(raw) {
+        0 => (singles, false),
+        1 => ([(r(0), 2), (r(1), 1), (r(2), 1), (r(3), 1), z], false),
+        2 => ([(r(0), 2), (r(1), 2), (r(2), 1), z, z], false),
+        3 => ([(r(0), 3), (r(1), 1), (r(2), 1), z, z], false),
+        4 => (run(HandRank::nibble_of_raw(raw, 0)), false),
+        5 => (singles, true),
+        6 => ([(r(0), 3), (r(1), 2), z, z, z], false),
+        7 => ([(r(0), 4), (r(1), 1), z, z, z], false),
+        _ => (run(HandRank::nibble_of_raw(raw, 0)), true),
+    }
+}
+
 /// The evaluator's 5-card lookup returning the class index along with the raw rank, so the
 /// solver gets both for the price of one evaluation.
 pub struct FiveClasses {
@@ -254,45 +287,20 @@ impl FiveClasses {
         unpack(self.packed_flush[(rank_mask & 0x1fff) as usize])
     }
 
-    /// Class of a 5-card raw rank of this wheel, rebuilt from its category and rank values
-    /// (the multiset's weight sum, or a flush's rank mask): a few loads where
-    /// [`Classes::index`] binary-searches 7,462 ranks.
+    /// Class of a 5-card raw rank of this wheel, rebuilt from the ranks it is made of (the
+    /// multiset's weight sum, or a flush's rank mask): a few loads where [`Classes::index`]
+    /// binary-searches 7,462 ranks.
     #[inline]
     pub fn class_of_raw(&self, raw: u32) -> u16 {
-        // rank index (0 = deuce) of nibble i, and its multiset weight
-        let r = |i: usize| HandRank::nibble_of_raw(raw, i).saturating_sub(2);
+        let (parts, flush) = five_parts(raw);
+        if flush {
+            let mask = parts
+                .iter()
+                .fold(0u16, |m, &(r, n)| m | ((n > 0) as u16) << r);
+            return self.flush[mask as usize & 0x1fff];
+        }
         let w = |rank: u32| self.t.card_weight[(rank * 4) as usize & 63];
-        // the five ranks of a straight by its top value (a wheel's is 5 or, second-highest, 14)
-        let run = |top: u32| -> u16 {
-            match top {
-                5 | 14 => 1 << 12 | 0b1111,
-                15 => 0b11111 << 8,
-                t => 0b11111 << (t.clamp(6, 13) - 6),
-            }
-        };
-        let mask_weight = |mut m: u16| {
-            let mut sum = 0;
-            while m != 0 {
-                sum += w(m.trailing_zeros());
-                m &= m - 1;
-            }
-            sum
-        };
-        let top = HandRank::nibble_of_raw(raw, 0);
-        let sum = match HandRank::category_index_of_raw(raw) {
-            0 => w(r(0)) + w(r(1)) + w(r(2)) + w(r(3)) + w(r(4)),
-            1 => 2 * w(r(0)) + w(r(1)) + w(r(2)) + w(r(3)),
-            2 => 2 * w(r(0)) + 2 * w(r(1)) + w(r(2)),
-            3 => 3 * w(r(0)) + w(r(1)) + w(r(2)),
-            4 => mask_weight(run(top)),
-            5 => {
-                let m = (0..5).fold(0u16, |m, i| m | 1 << r(i));
-                return self.flush[m as usize & 0x1fff];
-            }
-            6 => 3 * w(r(0)) + 2 * w(r(1)),
-            7 => 4 * w(r(0)) + w(r(1)),
-            _ => return self.flush[run(top) as usize & 0x1fff],
-        };
+        let sum: u32 = parts.iter().map(|&(r, n)| n * w(r)).sum();
         self.multiset[self.t.key5[sum as usize] as usize]
     }
 

@@ -31,12 +31,13 @@
 //! value at the strongest classes it could still reach is below the best found so far — a
 //! bucket, a back rank (which ends the search, as ranks only fall), a back (with the best front
 //! its rest leaves and the best five of the rest under it) and the weakest of a back's fronts.
-//! Two splits of the strongest back set the first threshold, and backs that cannot reach it
-//! are never bucketed (docs/architecture.md, "Where the time goes").
+//! Two splits of the strongest back set the first threshold before the other fives are ranked
+//! (the strongest back is known from the hand's counts), and backs that cannot reach it are
+//! never stored (docs/architecture.md, "Where the time goes").
 
 use super::classes::{
-    floor_front_class, front_class, front_ranks, multiset_steps, unpack, Classes, FiveClasses,
-    FRONT_CLASSES,
+    five_parts, floor_front_class, front_class, front_ranks, multiset_steps, unpack, Classes,
+    FiveClasses, FRONT_CLASSES,
 };
 use crate::eval::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_SHIFT};
 use std::sync::OnceLock;
@@ -131,33 +132,6 @@ fn statics() -> &'static Static {
     })
 }
 
-/// Where the five of increasing positions `p` stands in `Static::five` (its masks in
-/// increasing order): the combinatorial number system's index, Σ C(p[i], i + 1).
-fn five_index(p: [usize; 5]) -> usize {
-    const fn choose(n: usize, k: usize) -> usize {
-        let (mut num, mut i) = (1, 0);
-        while i < k {
-            num = num * (n - i) / (i + 1);
-            i += 1;
-        }
-        num
-    }
-    const C: [[usize; 13]; 5] = {
-        let mut t = [[0; 13]; 5];
-        let mut k = 0;
-        while k < 5 {
-            let mut n = 0;
-            while n < 13 {
-                t[k][n] = if n > k { choose(n, k + 1) } else { 0 };
-                n += 1;
-            }
-            k += 1;
-        }
-        t
-    };
-    (0..5).map(|i| C[i][p[i]]).sum()
-}
-
 /// What the bounded search prunes with ([`Scratch::best_split_bounded`]): an upper bound of
 /// the value at class triples (front, middle, back), and the same bound with the middle and
 /// back fixed as a function of the front class, which the search asks of many fronts in turn
@@ -182,8 +156,11 @@ impl<F: Fn(&[u16; 3]) -> f64> Bound for F {
 /// Reusable per-thread buffers: solving a hand allocates nothing once these have grown.
 pub struct Scratch {
     rank: Box<[u32; 1 << 13]>,
-    /// (rank << 13 | mask) of the 1,287 five-card subsets, then bucket-sorted.
-    backs: Box<[u64; FIVES]>,
+    /// (rank << 13 | mask) of the five-card subsets at least as strong as the cut they were
+    /// ranked with (all 1,287 without one), in no set order, in the first `n_backs` (sized so
+    /// that masked indices need no bounds checks).
+    backs: Box<[u64; 2048]>,
+    n_backs: usize,
     sorted: Vec<u64>,
     /// (start, end) of each non-empty bucket of `sorted`, weakest first.
     buckets: Vec<(usize, usize)>,
@@ -204,13 +181,13 @@ pub struct Scratch {
     group_live: Vec<u16>,
     /// Sort keys of `group` (see `flush_group`).
     group_keys: Vec<u64>,
-    /// The backs the bounded search can still reach (see `bucket_backs`; sized so that
-    /// masked indices need no bounds checks).
-    picked: Box<[u64; 2048]>,
     /// The wheel of the last loaded hand.
     wheel: Wheel,
     /// Its strongest back, the first in mask order among equals.
     top_back: u16,
+    /// Positions of each card rank (0 = deuce) and of each suit.
+    by_rank: [u16; 16],
+    suits: [u16; 4],
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
     pub frontier: Vec<Split>,
@@ -227,7 +204,8 @@ impl Default for Scratch {
     fn default() -> Self {
         Scratch {
             rank: Box::new([0; 1 << 13]),
-            backs: Box::new([0; FIVES]),
+            backs: Box::new([0; 2048]),
+            n_backs: 0,
             sorted: Vec::with_capacity(1287),
             fronts: Vec::with_capacity(286),
             fronts_from: [0; 512],
@@ -237,9 +215,10 @@ impl Default for Scratch {
             group: Vec::with_capacity(256),
             group_live: Vec::with_capacity(256),
             group_keys: Vec::with_capacity(256),
-            picked: Box::new([0; 2048]),
             wheel: Wheel::Low,
             top_back: 0,
+            by_rank: [0; 16],
+            suits: [0; 4],
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
             keep: 1,
@@ -250,106 +229,149 @@ impl Default for Scratch {
 }
 
 impl Scratch {
-    /// Fills the subset rank table for `hand` (13 distinct codes, unchecked).
+    /// Fills the subset rank table for `hand` (13 distinct codes, unchecked), with every five
+    /// in `backs`.
     fn load(&mut self, hand: &[u8; 13], wheel: Wheel) {
-        self.wheel = wheel;
-        self.load_groups(hand);
-        self.load_fives(hand, FiveClasses::get(wheel));
-        self.load_fronts(hand);
+        self.load_hand(hand, wheel);
+        self.load_fives(hand, FiveClasses::get(wheel), 0);
     }
 
-    /// Ranks and classes of the 1,287 fives, `backs` in the order of `Static::five`, and
-    /// `top_back` (after `load_groups`).
-    fn load_fives(&mut self, hand: &[u8; 13], fc: &FiveClasses) {
-        // Every five as not a flush, in the order of `Static::five` (increasing masks: the
-        // highest position outermost), its rank multiset and mask built up one position at a
-        // time (see `MultisetSteps`), so that each five costs one load from its four-card
-        // state's 16 entries; flushes are redone below.
-        let steps = multiset_steps();
-        let (n2, n3, n4) = (&steps.to_two, &steps.to_three, &steps.to_four);
-        let by_four = fc.by_four();
-        let rk = hand.map(|c| (c >> 2) as usize & 15);
+    /// What `load` fills before the fives: the counts, the fronts, and the strongest back with
+    /// its rank and class.
+    fn load_hand(&mut self, hand: &[u8; 13], wheel: Wheel) {
+        self.wheel = wheel;
+        self.load_groups(hand);
+        self.load_fronts(hand);
+        self.load_top_back();
+    }
+
+    /// Ranks and classes of the 1,287 fives, and those at least `cut` strong in `backs`.
+    fn load_fives(&mut self, hand: &[u8; 13], fc: &FiveClasses, cut: u32) {
+        let cut_key = (cut as u64) << 13;
         // (borrowed apart, so that the stores through one do not reload the others)
-        let (rank, class) = (&mut *self.rank, &mut *self.class);
-        let mut rest = &mut self.backs[..];
-        for p5 in 4..13 {
-            let (s1, m5) = (rk[p5], 1u16 << p5);
-            for p4 in 3..p5 {
-                let (s2, m4) = (n2[(s1 << 4 | rk[p4]) & 255] as usize, m5 | 1 << p4);
-                for p3 in 2..p4 {
-                    let (s3, m3) = (n3[(s2 << 4 | rk[p3]) & 2047] as usize, m4 | 1 << p3);
-                    for p2 in 1..p3 {
-                        let (s4, m2) = (n4[(s3 << 4 | rk[p2]) & 8191] as usize, m3 | 1 << p2);
-                        let fifth = &by_four[s4 & 2047];
-                        let (out, later) = std::mem::take(&mut rest).split_at_mut(p2);
-                        rest = later;
-                        for (p1, (key_out, &r1)) in out.iter_mut().zip(&rk[..p2]).enumerate() {
-                            let m = (m2 | 1 << p1) & ALL13;
-                            let packed = fifth[r1 & 15];
-                            let (r, c) = unpack(packed);
-                            rank[m as usize] = r;
-                            class[m as usize] = c;
-                            // the shift drops the class (see `CLASS_SHIFT`)
-                            let key = packed << 13 | m as u64;
-                            *key_out = key;
-                        }
-                    }
+        let (rank, class, backs) = (&mut *self.rank, &mut *self.class, &mut *self.backs);
+        // branch-free: which fives pass the cut is data-dependent
+        let mut n = 0;
+        unsuited_fives(
+            hand,
+            std::array::from_fn::<_, 13, _>(|i| i),
+            fc,
+            |m, packed| {
+                let (r, c) = unpack(packed);
+                rank[m as usize] = r;
+                class[m as usize] = c;
+                // the shift drops the class (see `CLASS_SHIFT`)
+                let key = packed << 13 | m as u64;
+                backs[n & 2047] = key;
+                n += (key >= cut_key) as usize;
+            },
+        );
+        // A suit of five cards or more: its fives are flushes, written over their unsuited
+        // ranks, and their keys replace the unsuited ones.
+        if self.load_flushes(hand, fc, ALL13) {
+            // a key whose rank is no longer its mask's is a flush's unsuited one
+            let mut kept = 0;
+            for i in 0..n {
+                let k = self.backs[i & 2047];
+                self.backs[kept & 2047] = k;
+                kept += ((k >> 13) as u32 == self.rank[(k & 0x1fff) as usize]) as usize;
+            }
+            n = kept;
+            for suit in self.suits {
+                if suit.count_ones() >= 5 {
+                    for_each_five(suit, |m| {
+                        let key = (self.rank[m as usize] as u64) << 13 | m as u64;
+                        self.backs[n & 2047] = key;
+                        n += (key >= cut_key) as usize;
+                    });
                 }
             }
         }
-        debug_assert!(rest.is_empty());
-        // A suit of five cards or more: its fives are flushes, written over their unsuited
-        // ranks (a suit of n cards holds C(n, 5) of them).
-        let mut suits_of_five = 0;
-        for suit in 0..4u8 {
-            let (mut pos, mut n) = ([0usize; 13], 0);
-            for (i, &c) in hand.iter().enumerate() {
-                if c & 3 == suit {
-                    pos[n] = i;
-                    n += 1;
-                }
-            }
-            if n < 5 {
+        self.n_backs = n;
+    }
+
+    /// Ranks and classes of the 56 fives of `rest` (8 positions), before `load_fives`.
+    fn load_fives_of(&mut self, hand: &[u8; 13], rest: u16) {
+        let fc = FiveClasses::get(self.wheel);
+        let mut pos = positions(rest);
+        let pos: [usize; 8] = std::array::from_fn(|_| pos.next().unwrap_or(0));
+        let (rank, class) = (&mut *self.rank, &mut *self.class);
+        unsuited_fives(hand, pos, fc, |m, packed| {
+            let (r, c) = unpack(packed);
+            rank[m as usize] = r;
+            class[m as usize] = c;
+        });
+        self.load_flushes(hand, fc, rest);
+    }
+
+    /// Ranks and classes of the flushes inside `set` over their unsuited ones (a suit of n
+    /// cards holds C(n, 5) of them); whether there were any.
+    fn load_flushes(&mut self, hand: &[u8; 13], fc: &FiveClasses, set: u16) -> bool {
+        let mut any = false;
+        for suit in self.suits {
+            if (suit & set).count_ones() < 5 {
                 continue;
             }
-            suits_of_five += 1;
-            let bit = |i: usize| 1u16 << (hand[pos[i]] >> 2);
-            for e in 4..n {
-                for d in 3..e {
-                    for c in 2..d {
-                        for b in 1..c {
-                            for a in 0..b {
-                                let five = [a, b, c, d, e].map(|i| pos[i]);
-                                let m = five.iter().fold(0u16, |m, &p| m | 1 << p);
-                                let ranks = bit(a) | bit(b) | bit(c) | bit(d) | bit(e);
-                                let (r, class) = fc.flush_five(ranks);
-                                self.rank[m as usize] = r;
-                                self.class[m as usize] = class;
-                                let key = (r as u64) << 13 | m as u64;
-                                self.backs[five_index(five)] = key;
-                            }
-                        }
-                    }
-                }
+            any = true;
+            for_each_five(suit & set, |m| {
+                let ranks = positions(m).fold(0u16, |r, i| r | 1 << (hand[i] >> 2));
+                let (r, c) = fc.flush_five(ranks);
+                self.rank[m as usize] = r;
+                self.class[m as usize] = c;
+            });
+        }
+        any
+    }
+
+    /// The strongest back, the first in mask order among equal ranks, and its rank and class
+    /// in the tables, before the fives are ranked.
+    fn load_top_back(&mut self) {
+        let (back, top) = self.first_best_five(ALL13);
+        self.top_back = back;
+        self.rank[back as usize] = top;
+        self.class[back as usize] = FiveClasses::get(self.wheel).class_of_raw(top);
+    }
+
+    /// The strongest five inside `set` (at least five positions), the first in mask order
+    /// among equal ranks, and its rank, from the counts alone: the rank is `best_five`'s (with
+    /// each suit of five or more looked at on its own, as `best_five` looks at one), and among
+    /// the fives of that rank the one taking each of its ranks' lowest positions has the least
+    /// mask.
+    fn first_best_five(&self, set: u16) -> (u16, u32) {
+        let wheel = self.wheel;
+        let mut top = best_five(self.counts(set), wheel);
+        let suits = self.suits.map(|s| s & set);
+        for &suit in &suits {
+            if suit.count_ones() >= 5 {
+                top = top.max(best_five(self.counts(suit), wheel));
             }
         }
-        // The strongest back, the first of equal ranks: the best five's rank is known from the
-        // hand's counts, so a scan that stops at it replaces a running maximum over every five
-        // (`best_five` looks at one flush suit: with two suits of five, the running maximum).
-        let best = (best_five(self.counts(ALL13), self.wheel) as u64) << 13;
-        let first_best = || self.backs.iter().find(|&&k| k & !(ALL13 as u64) == best);
-        let top = match (suits_of_five < 2).then(first_best).flatten() {
-            Some(&k) => k,
-            None => {
-                self.backs
-                    .iter()
-                    .map(|&k| k ^ ALL13 as u64)
-                    .max()
-                    .unwrap_or(0)
-                    ^ ALL13 as u64
-            }
+        let (parts, flush) = five_parts(top);
+        // each rank's `n` lowest positions among `within`
+        let take = |within: u16| {
+            parts.iter().fold(0u16, |mask, &(r, n)| {
+                let mut bits = self.by_rank[r as usize & 15] & within;
+                let mut got = 0u16;
+                for _ in 0..n {
+                    got |= bits & bits.wrapping_neg();
+                    bits &= bits.wrapping_sub(1);
+                }
+                mask | got
+            })
         };
-        self.top_back = top as u16 & ALL13;
+        let five = if flush {
+            // the suits holding those ranks (two when both hold the same five ranks)
+            suits
+                .iter()
+                .map(|&s| take(s))
+                .filter(|m| m.count_ones() == 5)
+                .min()
+                .unwrap_or(0)
+        } else {
+            take(set)
+        };
+        debug_assert_eq!(five.count_ones(), 5, "{set:013b} {top:#x}");
+        (five, top)
     }
 
     /// Ranks and classes of the 286 fronts, and `fronts` sorted by class.
@@ -404,6 +426,12 @@ impl Scratch {
                 1u64 << (16 * s + r),
             )
         };
+        self.by_rank = [0; 16];
+        self.suits = [0; 4];
+        for (i, &c) in hand.iter().enumerate() {
+            self.by_rank[(c >> 2) as usize & 15] |= 1 << i;
+            self.suits[(c & 3) as usize] |= 1 << i;
+        }
         let (g0, g1, g2) = &mut self.groups;
         for i in 1..16usize {
             let low = i.trailing_zeros() as usize;
@@ -424,30 +452,32 @@ impl Scratch {
             .plus(g2[(set >> 8) as usize])
     }
 
-    /// Counting sort of the backs at least `cut` strong into `sorted` by bucket (`rank >>
+    /// Drops the backs below `cut` from `backs`.
+    fn keep_backs_from(&mut self, cut: u32) {
+        let cut_key = (cut as u64) << 13;
+        let mut n = 0;
+        // branch-free: which backs pass is data-dependent
+        for i in 0..self.n_backs {
+            let k = self.backs[i & 2047];
+            self.backs[n & 2047] = k;
+            n += (k >= cut_key) as usize;
+        }
+        self.n_backs = n;
+    }
+
+    /// Counting sort of `backs` (all at least `cut` strong) into `sorted` by bucket (`rank >>
     /// BUCKET_SHIFT`: category and top value), weakest bucket first, with each non-empty
     /// bucket's range in `buckets`. Buckets are sorted inside only when the search reaches them.
     fn bucket_backs(&mut self, cut: u32) {
         let top_rank = self.rank[self.top_back as usize];
         let Scratch {
             backs,
-            picked,
+            n_backs,
             sorted,
             buckets,
             ..
         } = self;
-        let keys: &[u64] = if cut == 0 {
-            &backs[..]
-        } else {
-            // branch-free: which backs pass is data-dependent
-            let cut_key = (cut as u64) << 13;
-            let mut n = 0;
-            for &k in backs.iter() {
-                picked[n & 2047] = k;
-                n += (k >= cut_key) as usize;
-            }
-            &picked[..n]
-        };
+        let keys = &backs[..*n_backs];
         let bucket = |k: u64| (k >> (13 + BUCKET_SHIFT)) as usize & 255;
         // the buckets from the cut's to the strongest back's
         let first = bucket((cut as u64) << 13);
@@ -528,7 +558,8 @@ impl Scratch {
         let back = self.top_back;
         let rb = self.rank[back as usize];
         let key = (rb as u64) << 13;
-        if self.backs.iter().filter(|&&k| k & !0x1fff == key).count() != 1 {
+        let backs = &self.backs[..self.n_backs];
+        if backs.iter().filter(|&&k| k & !0x1fff == key).count() != 1 {
             return None;
         }
         let rest = ALL13 ^ back;
@@ -706,7 +737,8 @@ impl Scratch {
         value: &V,
         bound: &B,
     ) -> Best {
-        self.load(hand, wheel);
+        self.load_hand(hand, wheel);
+        let fc = FiveClasses::get(wheel);
         let st = statics();
         let five_classes = &Classes::get(wheel).five;
         let best_front_all = front_class(best_front(self.counts(ALL13)));
@@ -714,14 +746,22 @@ impl Scratch {
         self.valued = 0;
         let back = self.top_back;
         // The best split of the strongest back is a floor for the best, so it prunes from the
-        // start, and no back whose best conceivable setting is below it needs sorting; the
-        // k-th best of its frontier splits, for the k best.
+        // start, and no back whose best conceivable setting is below it needs sorting (nor a
+        // place in `backs`): ranked first, the strongest back's rest gives it before the
+        // fives are ranked. The k-th best of its frontier splits, for the k best, needs them
+        // all first.
         let floor = match BOUNDED {
             false => None,
-            true if self.keep == 1 => Some(self.best_of_back(back, value)),
-            true => self.kth_of_top_back(value),
+            true if self.keep == 1 => {
+                self.load_fives_of(hand, ALL13 ^ back);
+                Some(self.best_of_back(back, value))
+            }
+            true => {
+                self.load_fives(hand, fc, 0);
+                self.kth_of_top_back(value)
+            }
         };
-        if let Some(v) = floor {
+        let cut = floor.map_or(0, |v| {
             best.threshold = v - 1e-9 * (1.0 + v.abs());
             let reach = |c: usize| {
                 let f = best_front_all.min(floor_front_class(five_classes[c]));
@@ -738,10 +778,14 @@ impl Scratch {
                     lo = mid + 1;
                 }
             }
-            self.bucket_backs(five_classes[lo]);
+            five_classes[lo]
+        });
+        if BOUNDED && self.keep > 1 {
+            self.keep_backs_from(cut);
         } else {
-            self.bucket_backs(0);
+            self.load_fives(hand, fc, cut);
         }
+        self.bucket_backs(cut);
         self.best_middle[..FRONT_CLASSES].fill(0);
         self.group.clear();
         self.group_live.clear();
@@ -1179,7 +1223,7 @@ impl Scratch {
     /// of class ≥ `class`.
     fn stronger_split_covers(&self, rb: u32, mb: u32, class: usize) -> bool {
         let st = statics();
-        for &key in self.backs.iter() {
+        for &key in &self.backs[..self.n_backs] {
             let rk = (key >> 13) as u32;
             if rk <= rb {
                 continue;
@@ -1205,6 +1249,71 @@ impl Scratch {
             }
         }
         false
+    }
+}
+
+/// `f(mask, packed)` of every five of the positions `pos` (increasing) as if it were not a
+/// flush, in increasing masks (the highest position outermost): its rank multiset and mask
+/// built up one position at a time (see `MultisetSteps`), so that each five costs one load
+/// from its four-card state's 16 entries.
+#[inline(always)]
+fn unsuited_fives<const N: usize>(
+    hand: &[u8; 13],
+    pos: [usize; N],
+    fc: &FiveClasses,
+    mut f: impl FnMut(u16, u64),
+) {
+    let steps = multiset_steps();
+    let (n2, n3, n4) = (&steps.to_two, &steps.to_three, &steps.to_four);
+    let by_four = fc.by_four();
+    let rk = pos.map(|p| (hand[p % 13] >> 2) as usize & 15);
+    let bit = pos.map(|p| 1u16 << (p % 13));
+    for p5 in 4..N {
+        let (s1, m5) = (rk[p5], bit[p5]);
+        for p4 in 3..p5 {
+            let (s2, m4) = (n2[(s1 << 4 | rk[p4]) & 255] as usize, m5 | bit[p4]);
+            for p3 in 2..p4 {
+                let (s3, m3) = (n3[(s2 << 4 | rk[p3]) & 2047] as usize, m4 | bit[p3]);
+                for p2 in 1..p3 {
+                    let (s4, m2) = (n4[(s3 << 4 | rk[p2]) & 8191] as usize, m3 | bit[p2]);
+                    let fifth = &by_four[s4 & 2047];
+                    for (&r1, &b1) in rk[..p2].iter().zip(&bit[..p2]) {
+                        f((m2 | b1) & ALL13, fifth[r1 & 15]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The positions set in `mask`, lowest first.
+fn positions(mask: u16) -> impl Iterator<Item = usize> {
+    let mut bits = mask & ALL13;
+    std::iter::from_fn(move || {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits.wrapping_sub(1);
+        (i < 13).then_some(i)
+    })
+}
+
+/// `f` of the mask of each five-position subset of `set`.
+fn for_each_five(set: u16, mut f: impl FnMut(u16)) {
+    let mut pos = [0u16; 13];
+    let mut n = 0;
+    for i in positions(set) {
+        pos[n] = 1 << i;
+        n += 1;
+    }
+    for e in 4..n {
+        for d in 3..e {
+            for c in 2..d {
+                for b in 1..c {
+                    for a in 0..b {
+                        f(pos[a] | pos[b] | pos[c] | pos[d] | pos[e]);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -1454,19 +1563,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn five_index_is_the_place_in_increasing_masks() {
-        for (i, &m) in statics().five.iter().enumerate() {
-            let mut p = [0usize; 5];
-            let mut bits = m;
-            for slot in p.iter_mut() {
-                *slot = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-            }
-            assert_eq!(five_index(p), i, "{m:013b}");
-        }
-    }
-
-    #[test]
     fn load_ranks_every_row_as_the_evaluator_does() {
         use rand::{RngCore, SeedableRng};
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
@@ -1481,6 +1577,9 @@ mod tests {
                 }
             }),
             std::array::from_fn(|i| [0, 8, 12, 16, 48, 1, 5, 9, 13, 17, 2, 3, 7][i]),
+            // two suits holding the same five ranks; a wheel beside three pairs
+            [2, 10, 18, 26, 34, 1, 9, 17, 25, 33, 48, 44, 40],
+            [48, 1, 6, 11, 12, 21, 26, 31, 36, 45, 2, 23, 28],
         ];
         for _ in 0..400 {
             let mut deck: Vec<u8> = (0..52).collect();
@@ -1496,19 +1595,39 @@ mod tests {
             for hand in &hands {
                 s.load(hand, wheel);
                 let mut top = (0, 0u16);
-                for (&key, &m) in s.backs.iter().zip(&statics().five) {
+                let mut keys = Vec::new();
+                for &m in &statics().five {
                     let cards: Vec<u8> = (0..13)
                         .filter(|i| m >> i & 1 == 1)
                         .map(|i| hand[i])
                         .collect();
                     let (r, class) = fc.eval5(cards.try_into().unwrap());
-                    assert_eq!(key, (r as u64) << 13 | m as u64, "{hand:?} {m:013b}");
+                    keys.push((r as u64) << 13 | m as u64);
                     assert_eq!((s.rank[m as usize], s.class[m as usize]), (r, class));
                     if r > top.0 {
                         top = (r, m);
                     }
                 }
                 assert_eq!(s.top_back, top.1, "{hand:?}");
+                // every five in `backs`, and with a cut those at least as strong
+                keys.sort_unstable();
+                for cut in [0, keys[700] >> 13, top.0 as u64] {
+                    s.load_hand(hand, wheel);
+                    s.load_fives(hand, fc, cut as u32);
+                    let mut got = s.backs[..s.n_backs].to_vec();
+                    got.sort_unstable();
+                    let want: Vec<u64> = keys.iter().copied().filter(|&k| k >> 13 >= cut).collect();
+                    assert_eq!(got, want, "{hand:?} cut {cut:#x}");
+                }
+                // the strongest back's rest, ranked alone
+                let rest = ALL13 ^ s.top_back;
+                let mut alone = Scratch::default();
+                alone.load_hand(hand, wheel);
+                alone.load_fives_of(hand, rest);
+                for &m in statics().five.iter().filter(|&&m| m & rest == m) {
+                    let both = |t: &Scratch| (t.rank[m as usize], t.class[m as usize]);
+                    assert_eq!(both(&alone), both(&s), "{hand:?} {m:013b}");
+                }
                 // the fronts: ranked as the evaluator, strongest class first, then by mask
                 let threes: Vec<u16> = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
                 let mut want: Vec<(u16, u16)> = Vec::new();
