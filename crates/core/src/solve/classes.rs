@@ -185,20 +185,18 @@ pub fn unpack(packed: u64) -> (u32, u16) {
 /// What a 5-card raw rank (of either wheel) is made of: its distinct ranks (0 = deuce) with
 /// their copies, in the rank's own order (most copies first, then the higher rank; a
 /// straight's from its top; `(0, 0)` after the last), and whether its cards are one suit.
+#[inline(always)]
 pub fn five_parts(raw: u32) -> ([(u32, u32); 5], bool) {
     let r = |i: usize| HandRank::nibble_of_raw(raw, i).saturating_sub(2);
-    // the five ranks of a straight by its top value (a wheel's is 5 or, second-highest, 14)
+    // the five ranks of a straight by its top value (a wheel's is 5 or, second-highest, 14):
+    // four down from the highest, then the lowest (a wheel's ace)
     let run = |top: u32| {
-        let mut m: u16 = match top {
-            5 | 14 => 1 << 12 | 0b1111,
-            15 => 0b11111 << 8,
-            t => 0b11111 << (t.clamp(6, 13) - 6),
+        let (high, low) = match top {
+            5 | 14 => (3, 12),
+            15 => (12, 8),
+            t => (t.clamp(6, 13) - 2, t.clamp(6, 13) - 6),
         };
-        std::array::from_fn(|_| {
-            let t = 15 - m.leading_zeros();
-            m &= !(1 << t);
-            (t, 1)
-        })
+        std::array::from_fn(|i| (if i < 4 { high - i as u32 } else { low }, 1))
     };
     let z = (0, 0);
     let singles = [(r(0), 1), (r(1), 1), (r(2), 1), (r(3), 1), (r(4), 1)];
