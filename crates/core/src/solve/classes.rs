@@ -176,6 +176,12 @@ pub fn multiset_steps() -> &'static MultisetSteps {
 pub const CLASS_SHIFT: u32 = 51;
 const _: () = assert!(FIVE_CLASSES <= 1 << (64 - CLASS_SHIFT));
 
+/// A raw rank and its class packed (see [`CLASS_SHIFT`]).
+#[inline]
+pub fn pack(raw: u32, class: u16) -> u64 {
+    raw as u64 | (class as u64) << CLASS_SHIFT
+}
+
 /// (raw rank, class) of a packed five (see [`CLASS_SHIFT`]).
 #[inline]
 pub fn unpack(packed: u64) -> (u32, u16) {
@@ -242,7 +248,7 @@ impl FiveClasses {
             let packed = |raws: &[u32]| {
                 let mut out = Box::new([0u64; 1 << 13]);
                 for (slot, &r) in out.iter_mut().zip(raws) {
-                    *slot = r as u64 | (class(r) as u64) << CLASS_SHIFT;
+                    *slot = pack(r, class(r));
                 }
                 out
             };
@@ -282,7 +288,13 @@ impl FiveClasses {
     /// (raw rank, class) of a flush from its 13-bit rank mask.
     #[inline]
     pub fn flush_five(&self, rank_mask: u16) -> (u32, u16) {
-        unpack(self.packed_flush[(rank_mask & 0x1fff) as usize])
+        unpack(self.flush_five_packed(rank_mask))
+    }
+
+    /// [`FiveClasses::flush_five`] packed (see [`CLASS_SHIFT`]).
+    #[inline]
+    pub fn flush_five_packed(&self, rank_mask: u16) -> u64 {
+        self.packed_flush[(rank_mask & 0x1fff) as usize]
     }
 
     /// Class of a 5-card raw rank of this wheel, rebuilt from the ranks it is made of (the

@@ -36,7 +36,7 @@
 //! never stored (docs/architecture.md, "Where the time goes").
 
 use super::classes::{
-    five_parts, floor_front_class, front_class, front_ranks, multiset_steps, unpack, Classes,
+    five_parts, floor_front_class, front_class, front_ranks, multiset_steps, pack, unpack, Classes,
     FiveClasses, FRONT_CLASSES,
 };
 use crate::eval::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_SHIFT};
@@ -155,7 +155,8 @@ impl<F: Fn(&[u16; 3]) -> f64> Bound for F {
 
 /// Reusable per-thread buffers: solving a hand allocates nothing once these have grown.
 pub struct Scratch {
-    rank: Box<[u32; 1 << 13]>,
+    /// Rank and class of each 3- and 5-position mask, packed (see `CLASS_SHIFT`).
+    row: Box<[u64; 1 << 13]>,
     /// (rank << 13 | mask) of the five-card subsets at least as strong as the cut they were
     /// ranked with (all 1,287 without one), in no set order, in the first `n_backs` (sized so
     /// that masked indices need no bounds checks).
@@ -168,8 +169,6 @@ pub struct Scratch {
     fronts: Vec<u32>,
     /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
     fronts_from: [u16; 512],
-    /// Class (`Classes` index) of each 3- and 5-position mask.
-    class: Box<[u16; 1 << 13]>,
     /// `best_middle[c]`: the strongest middle among kept settings whose front class is ≥ c (a
     /// non-increasing step function; 0 = none). A (middle, front class) pair is covered by an
     /// earlier setting exactly when `best_middle[front class] >= middle`.
@@ -203,14 +202,13 @@ pub struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
-            rank: Box::new([0; 1 << 13]),
+            row: Box::new([0; 1 << 13]),
             backs: Box::new([0; 2048]),
             n_backs: 0,
             sorted: Vec::with_capacity(1287),
             fronts: Vec::with_capacity(286),
             fronts_from: [0; 512],
             buckets: Vec::with_capacity(256),
-            class: Box::new([0; 1 << 13]),
             best_middle: [0; 512],
             group: Vec::with_capacity(256),
             group_live: Vec::with_capacity(256),
@@ -249,7 +247,7 @@ impl Scratch {
     fn load_fives(&mut self, hand: &[u8; 13], fc: &FiveClasses, cut: u32) {
         let cut_key = (cut as u64) << 13;
         // (borrowed apart, so that the stores through one do not reload the others)
-        let (rank, class, backs) = (&mut *self.rank, &mut *self.class, &mut *self.backs);
+        let (row, backs) = (&mut *self.row, &mut *self.backs);
         // branch-free: which fives pass the cut is data-dependent
         let mut n = 0;
         unsuited_fives(
@@ -257,9 +255,7 @@ impl Scratch {
             std::array::from_fn::<_, 13, _>(|i| i),
             fc,
             |m, packed| {
-                let (r, c) = unpack(packed);
-                rank[m as usize] = r;
-                class[m as usize] = c;
+                row[m as usize] = packed;
                 // the shift drops the class (see `CLASS_SHIFT`)
                 let key = packed << 13 | m as u64;
                 backs[n & 2047] = key;
@@ -274,13 +270,13 @@ impl Scratch {
             for i in 0..n {
                 let k = self.backs[i & 2047];
                 self.backs[kept & 2047] = k;
-                kept += ((k >> 13) as u32 == self.rank[(k & 0x1fff) as usize]) as usize;
+                kept += ((k >> 13) as u32 == self.rank_of((k & 0x1fff) as u16)) as usize;
             }
             n = kept;
             for suit in self.suits {
                 if suit.count_ones() >= 5 {
                     for_each_five(suit, |m| {
-                        let key = (self.rank[m as usize] as u64) << 13 | m as u64;
+                        let key = (self.rank_of(m) as u64) << 13 | m as u64;
                         self.backs[n & 2047] = key;
                         n += (key >= cut_key) as usize;
                     });
@@ -295,12 +291,8 @@ impl Scratch {
         let fc = FiveClasses::get(self.wheel);
         let mut pos = positions(rest);
         let pos: [usize; 8] = std::array::from_fn(|_| pos.next().unwrap_or(0));
-        let (rank, class) = (&mut *self.rank, &mut *self.class);
-        unsuited_fives(hand, pos, fc, |m, packed| {
-            let (r, c) = unpack(packed);
-            rank[m as usize] = r;
-            class[m as usize] = c;
-        });
+        let row = &mut *self.row;
+        unsuited_fives(hand, pos, fc, |m, packed| row[m as usize] = packed);
         self.load_flushes(hand, fc, rest);
     }
 
@@ -315,9 +307,7 @@ impl Scratch {
             any = true;
             for_each_five(suit & set, |m| {
                 let ranks = positions(m).fold(0u16, |r, i| r | 1 << (hand[i] >> 2));
-                let (r, c) = fc.flush_five(ranks);
-                self.rank[m as usize] = r;
-                self.class[m as usize] = c;
+                self.row[m as usize] = fc.flush_five_packed(ranks);
             });
         }
         any
@@ -328,8 +318,7 @@ impl Scratch {
     fn load_top_back(&mut self) {
         let (back, top) = self.first_best_five(ALL13);
         self.top_back = back;
-        self.rank[back as usize] = top;
-        self.class[back as usize] = FiveClasses::get(self.wheel).class_of_raw(top);
+        self.row[back as usize] = pack(top, FiveClasses::get(self.wheel).class_of_raw(top));
     }
 
     /// The strongest five inside `set` (at least five positions), the first in mask order
@@ -393,8 +382,7 @@ impl Scratch {
                 for (p1, slot) in out.iter_mut().enumerate() {
                     let m = (m2 | 1 << p1) & ALL13;
                     let (r, class) = fr[rk[p1] * 169 + i2];
-                    self.rank[m as usize] = r;
-                    self.class[m as usize] = class;
+                    self.row[m as usize] = pack(r, class);
                     count[class as usize & 511] += 1;
                     *slot = (class as u32) << 16 | m as u32;
                 }
@@ -469,7 +457,7 @@ impl Scratch {
     /// BUCKET_SHIFT`: category and top value), weakest bucket first, with each non-empty
     /// bucket's range in `buckets`. Buckets are sorted inside only when the search reaches them.
     fn bucket_backs(&mut self, cut: u32) {
-        let top_rank = self.rank[self.top_back as usize];
+        let top_rank = self.rank_of(self.top_back);
         let Scratch {
             backs,
             n_backs,
@@ -507,7 +495,13 @@ impl Scratch {
     /// Rank of a 3- or 5-position mask of the last loaded hand.
     #[inline]
     pub fn rank_of(&self, mask: u16) -> u32 {
-        self.rank[mask as usize]
+        self.row[(mask & ALL13) as usize] as u32
+    }
+
+    /// Class (`Classes` index) of a 3- or 5-position mask of the last loaded hand.
+    #[inline]
+    fn class_of(&self, mask: u16) -> u16 {
+        unpack(self.row[(mask & ALL13) as usize]).1
     }
 
     /// The greedy baseline: the strongest back of the 13 cards, the strongest middle of the
@@ -524,8 +518,8 @@ impl Scratch {
     /// strongest front (and the strongest middle beside it).
     fn best_of_back<V: Fn(&[u16; 3]) -> f64>(&self, back: u16, value: &V) -> f64 {
         let rest = ALL13 ^ back;
-        let rb = self.rank[back as usize];
-        let cb = self.class[back as usize];
+        let rb = self.rank_of(back);
+        let cb = self.class_of(back);
         let (lo, hi) = expand_tables(rest);
         // the legal splits as (middle rank, front class, middle mask) and (front class, middle
         // rank, middle mask)
@@ -533,8 +527,8 @@ impl Scratch {
         for &p in &statics().pat56 {
             let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
             let front = rest ^ middle;
-            let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
-            let fc = self.class[front as usize] as u64;
+            let (rm, rf) = (self.rank_of(middle), self.rank_of(front));
+            let fc = self.class_of(front) as u64;
             let legal = ((rf <= rm && rm <= rb) as u64).wrapping_neg();
             by_middle = by_middle.max(((rm as u64) << 32 | fc << 16 | middle as u64) & legal);
             by_front = by_front.max((fc << 48 | (rm as u64) << 16 | middle as u64) & legal);
@@ -544,7 +538,7 @@ impl Scratch {
             (by_middle >> 16 & 0xffff, by_middle & 0x1fff),
             (by_front >> 48, by_front & 0x1fff),
         ] {
-            best = best.max(value(&[front as u16, self.class[middle as usize], cb]));
+            best = best.max(value(&[front as u16, self.class_of(middle as u16), cb]));
         }
         best
     }
@@ -556,7 +550,7 @@ impl Scratch {
     /// fewer or the rank is shared.
     fn kth_of_top_back<V: Fn(&[u16; 3]) -> f64>(&self, value: &V) -> Option<f64> {
         let back = self.top_back;
-        let rb = self.rank[back as usize];
+        let rb = self.rank_of(back);
         let key = (rb as u64) << 13;
         let backs = &self.backs[..self.n_backs];
         if backs.iter().filter(|&&k| k & !0x1fff == key).count() != 1 {
@@ -570,7 +564,7 @@ impl Scratch {
         for &p in &statics().pat56 {
             let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
             let front = rest ^ middle;
-            let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
+            let (rm, rf) = (self.rank_of(middle), self.rank_of(front));
             if rf <= rm && rm <= rb {
                 splits[n] = (rm, rf, front);
                 n += 1;
@@ -578,7 +572,7 @@ impl Scratch {
         }
         let splits = &mut splits[..n];
         splits.sort_unstable_by(|a, b| b.cmp(a));
-        let cb = self.class[back as usize];
+        let cb = self.class_of(back);
         let mut values = [0f64; 56];
         let (mut kept, mut best_front) = (0, None);
         for &(_, rf, front) in splits.iter() {
@@ -589,7 +583,7 @@ impl Scratch {
             }
             best_front = Some(rf);
             let middle = rest ^ front;
-            values[kept] = value(&[self.class[front as usize], self.class[middle as usize], cb]);
+            values[kept] = value(&[self.class_of(front), self.class_of(middle), cb]);
             kept += 1;
         }
         if kept < self.keep {
@@ -608,13 +602,13 @@ impl Scratch {
         let (mut middle, mut rm) = (0u16, 0u32);
         for &p in &statics().pat56 {
             let m = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-            let r = self.rank[m as usize];
+            let r = self.rank_of(m);
             if middle == 0 || r > rm {
                 (middle, rm) = (m, r);
             }
         }
         let front = rest ^ middle;
-        debug_assert!(self.rank[front as usize] <= rm && rm <= self.rank[back as usize]);
+        debug_assert!(self.rank_of(front) <= rm && rm <= self.rank_of(back));
         self.split(front, middle, back)
     }
 
@@ -627,14 +621,14 @@ impl Scratch {
             middle,
             back,
             ranks: [
-                self.rank[front as usize],
-                self.rank[middle as usize],
-                self.rank[back as usize],
+                self.rank_of(front),
+                self.rank_of(middle),
+                self.rank_of(back),
             ],
             classes: [
-                self.class[front as usize],
-                self.class[middle as usize],
-                self.class[back as usize],
+                self.class_of(front),
+                self.class_of(middle),
+                self.class_of(back),
             ],
         }
     }
@@ -645,14 +639,14 @@ impl Scratch {
         let st = statics();
         out.clear();
         for &back in &st.five {
-            let rb = self.rank[back as usize];
+            let rb = self.rank_of(back);
             let rest = ALL13 ^ back;
             let (lo, hi) = expand_tables(rest);
             for &p in &st.pat56 {
                 let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-                let rm = self.rank[middle as usize];
+                let rm = self.rank_of(middle);
                 let front = rest ^ middle;
-                let rf = self.rank[front as usize];
+                let rf = self.rank_of(front);
                 if rf <= rm && rm <= rb {
                     out.push(self.split(front, middle, back));
                 }
@@ -769,7 +763,7 @@ impl Scratch {
             };
             // reach is monotone and holds at the strongest back's class; every class below lo
             // fails it, so a few halvings give a cut that is safe if not the tightest
-            let (mut lo, mut hi) = (0usize, self.class[back as usize] as usize);
+            let (mut lo, mut hi) = (0usize, self.class_of(back) as usize);
             for _ in 0..7 {
                 let mid = (lo + hi) / 2;
                 if reach(mid) {
@@ -800,7 +794,7 @@ impl Scratch {
         'buckets: for k in (0..self.buckets.len()).rev() {
             let (start, end) = self.buckets[k];
             let top = self.sorted[start..end].iter().copied().max().unwrap_or(0);
-            let (top_rank, top_class) = ((top >> 13) as u32, self.class[(top & 0x1fff) as usize]);
+            let (top_rank, top_class) = ((top >> 13) as u32, self.class_of((top & 0x1fff) as u16));
             // Nothing weaker can beat a kept setting that already has a middle as strong as
             // this back and the hand's best possible front.
             if self.best_middle[best_front_all] >= top_rank {
@@ -825,7 +819,7 @@ impl Scratch {
                 let key = self.sorted[bi];
                 let back = (key & 0x1fff) as u16;
                 let rb = (key >> 13) as u32;
-                let cb = self.class[back as usize];
+                let cb = self.class_of(back);
                 if rb != group_rank {
                     if !self.group.is_empty() {
                         self.flush_group::<BOUNDED, V>(value, &mut best);
@@ -903,8 +897,8 @@ impl Scratch {
                 let mut keep = |front: u16, fc: u16, ok: bool, s: &Self| {
                     let middle = rest ^ front;
                     let covered = s.best_middle[(fc & 511) as usize];
-                    let rm = s.rank[(middle & ALL13) as usize];
-                    let rf = s.rank[(front & ALL13) as usize];
+                    let rm = s.rank_of(middle);
+                    let rf = s.rank_of(front);
                     hits[n & 63] = front;
                     n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as usize;
                 };
@@ -925,7 +919,7 @@ impl Scratch {
                     for &p in &st.pat56 {
                         let p = !p;
                         let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-                        let fc = self.class[(front & ALL13) as usize];
+                        let fc = self.class_of(front);
                         keep(front, fc, fc >= need, self);
                     }
                 }
@@ -1073,20 +1067,16 @@ impl Scratch {
     /// Keeps a split found legal and not covered as a candidate of the current back group.
     #[inline]
     fn push_candidate(&mut self, front: u16, middle: u16, back: u16, rb: u32) {
-        let fc = self.class[(front & ALL13) as usize];
-        let rm = self.rank[(middle & ALL13) as usize];
-        let rf = self.rank[(front & ALL13) as usize];
+        let fc = self.class_of(front);
+        let rm = self.rank_of(middle);
+        let rf = self.rank_of(front);
         debug_assert!(rf <= rm && rm <= rb && self.best_middle[(fc & 511) as usize] < rm);
         self.group.push(Split {
             front,
             middle,
             back,
             ranks: [rf, rm, rb],
-            classes: [
-                fc,
-                self.class[(middle & ALL13) as usize],
-                self.class[(back & ALL13) as usize],
-            ],
+            classes: [fc, self.class_of(middle), self.class_of(back)],
         });
     }
 
@@ -1115,7 +1105,7 @@ impl Scratch {
         for k in 0..self.group_keys.len() {
             let i = 0xFFFF - (self.group_keys[k] & 0xFFFF) as usize;
             let s = self.group[i];
-            let (m, fc) = (s.ranks[1], self.class[s.front as usize] as usize);
+            let (m, fc) = (s.ranks[1], self.class_of(s.front) as usize);
             if self.best_middle[fc] >= m {
                 continue;
             }
@@ -1194,9 +1184,7 @@ impl Scratch {
         for &p in &statics().pat56 {
             let p = !p;
             let front = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
-            if self.class[front as usize] == s.classes[0]
-                && self.rank[(rest ^ front) as usize] == s.ranks[1]
-            {
+            if self.class_of(front) == s.classes[0] && self.rank_of(rest ^ front) == s.ranks[1] {
                 lowest = lowest.min(front);
                 highest = highest.max(front);
                 twins += 1;
@@ -1241,9 +1229,8 @@ impl Scratch {
             for &p in &st.pat56 {
                 let middle = lo[(p & 15) as usize] | hi[(p >> 4) as usize];
                 let front = rest ^ middle;
-                let (rm, rf) = (self.rank[middle as usize], self.rank[front as usize]);
-                if rm >= mb && rm <= rk && rf <= rm && self.class[front as usize] as usize >= class
-                {
+                let (rm, rf) = (self.rank_of(middle), self.rank_of(front));
+                if rm >= mb && rm <= rk && rf <= rm && self.class_of(front) as usize >= class {
                     return true;
                 }
             }
@@ -1603,7 +1590,7 @@ mod tests {
                         .collect();
                     let (r, class) = fc.eval5(cards.try_into().unwrap());
                     keys.push((r as u64) << 13 | m as u64);
-                    assert_eq!((s.rank[m as usize], s.class[m as usize]), (r, class));
+                    assert_eq!((s.rank_of(m), s.class_of(m)), (r, class));
                     if r > top.0 {
                         top = (r, m);
                     }
@@ -1625,7 +1612,7 @@ mod tests {
                 alone.load_hand(hand, wheel);
                 alone.load_fives_of(hand, rest);
                 for &m in statics().five.iter().filter(|&&m| m & rest == m) {
-                    let both = |t: &Scratch| (t.rank[m as usize], t.class[m as usize]);
+                    let both = |t: &Scratch| (t.rank_of(m), t.class_of(m));
                     assert_eq!(both(&alone), both(&s), "{hand:?} {m:013b}");
                 }
                 // the fronts: ranked as the evaluator, strongest class first, then by mask
@@ -1637,7 +1624,7 @@ mod tests {
                         .map(|i| (hand[i] >> 2) as usize)
                         .collect();
                     let (raw, class) = front_ranks()[r[0] * 169 + r[1] * 13 + r[2]];
-                    assert_eq!((s.rank[m as usize], s.class[m as usize]), (raw, class));
+                    assert_eq!((s.rank_of(m), s.class_of(m)), (raw, class));
                     want.push((class, m));
                 }
                 want.sort_by_key(|&(c, m)| (std::cmp::Reverse(c), m));
@@ -1675,7 +1662,7 @@ mod tests {
                     masks
                         .iter()
                         .filter(|&&m| m & set == m)
-                        .map(|&m| s.rank[m as usize])
+                        .map(|&m| s.rank_of(m))
                         .max()
                         .unwrap()
                 };
