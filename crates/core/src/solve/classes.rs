@@ -99,16 +99,17 @@ pub fn floor_front_class(raw5: u32) -> usize {
     front_class(raw)
 }
 
-/// (raw rank, class) of every 3-card row indexed like the evaluator's `rank3` (r0·169 + r1·13
-/// + r2): a front costs one load.
-pub fn front_ranks() -> &'static [(u32, u16)] {
-    static T: OnceLock<Vec<(u32, u16)>> = OnceLock::new();
+/// Raw rank and class, packed (see [`CLASS_SHIFT`]), of every 3-card row indexed like the
+/// evaluator's `rank3` (r0·169 + r1·13 + r2; sized to a power of two, so that masked indices
+/// need no bounds checks): a front costs one load.
+pub fn front_ranks() -> &'static [u64; 4096] {
+    static T: OnceLock<Box<[u64; 4096]>> = OnceLock::new();
     T.get_or_init(|| {
-        tables()
-            .rank3
-            .iter()
-            .map(|&r| (r, front_class(r) as u16))
-            .collect()
+        let mut t = Box::new([0u64; 4096]);
+        for (slot, &r) in t.iter_mut().zip(&tables().rank3) {
+            *slot = pack(r, front_class(r) as u16);
+        }
+        t
     })
 }
 

@@ -371,20 +371,21 @@ impl Scratch {
         let rk = hand.map(|c| (c >> 2) as usize);
         // then strongest class first (a stable counting sort over the 455 classes)
         let mut count = [0u16; 512];
-        let mut found = [0u32; FRONTS];
+        // (sized to a power of two, so that masked indices need no bounds checks)
+        let mut found = [0u32; 512];
         let mut at = 0usize;
         for p3 in 2..13 {
             let (i3, m3) = (rk[p3], 1u16 << p3);
             for p2 in 1..p3 {
                 let (i2, m2) = (rk[p2] * 13 + i3, m3 | 1 << p2);
-                let out = &mut found[at..at + p2];
-                at += p2;
-                for (p1, slot) in out.iter_mut().enumerate() {
+                for (p1, &r1) in rk[..p2].iter().enumerate() {
                     let m = (m2 | 1 << p1) & ALL13;
-                    let (r, class) = fr[rk[p1] * 169 + i2];
-                    self.row[m as usize] = pack(r, class);
-                    count[class as usize & 511] += 1;
-                    *slot = (class as u32) << 16 | m as u32;
+                    let packed = fr[(r1 * 169 + i2) & 4095];
+                    self.row[m as usize] = packed;
+                    let class = unpack(packed).1 as usize & 511;
+                    count[class] += 1;
+                    found[at & 511] = (class as u32) << 16 | m as u32;
+                    at += 1;
                 }
             }
         }
@@ -398,7 +399,7 @@ impl Scratch {
             self.fronts_from[c] = at;
         }
         self.fronts.resize(FRONTS, 0);
-        for &f in &found {
+        for &f in &found[..FRONTS] {
             let c = (f >> 16) as usize & 511;
             self.fronts[count[c] as usize] = f;
             count[c] += 1;
@@ -814,8 +815,9 @@ impl Scratch {
             if self.best_middle[floor_top] >= top_rank {
                 continue;
             }
-            self.sorted[start..end].sort_unstable_by(|a, b| b.cmp(a));
-            for bi in start..end {
+            // (ascending, walked from the end: the keys are distinct)
+            self.sorted[start..end].sort_unstable();
+            for bi in (start..end).rev() {
                 let key = self.sorted[bi];
                 let back = (key & 0x1fff) as u16;
                 let rb = (key >> 13) as u32;
@@ -1101,8 +1103,9 @@ impl Scratch {
             self.group_keys
                 .push((s.ranks[1] as u64) << 39 | (s.ranks[0] as u64) << 16 | (0xFFFF - i) as u64);
         }
-        self.group_keys.sort_unstable_by(|a, b| b.cmp(a));
-        for k in 0..self.group_keys.len() {
+        // (ascending, walked from the end: the keys are distinct)
+        self.group_keys.sort_unstable();
+        for k in (0..self.group_keys.len()).rev() {
             let i = 0xFFFF - (self.group_keys[k] & 0xFFFF) as usize;
             let s = self.group[i];
             let (m, fc) = (s.ranks[1], self.class_of(s.front) as usize);
@@ -1623,7 +1626,7 @@ mod tests {
                         .filter(|i| m >> i & 1 == 1)
                         .map(|i| (hand[i] >> 2) as usize)
                         .collect();
-                    let (raw, class) = front_ranks()[r[0] * 169 + r[1] * 13 + r[2]];
+                    let (raw, class) = unpack(front_ranks()[r[0] * 169 + r[1] * 13 + r[2]]);
                     assert_eq!((s.rank_of(m), s.class_of(m)), (raw, class));
                     want.push((class, m));
                 }
