@@ -264,7 +264,19 @@ impl Scratch {
         );
         // A suit of five cards or more: its fives are flushes, written over their unsuited
         // ranks, and their keys replace the unsuited ones.
-        if self.load_flushes(hand, fc, ALL13) {
+        let flushes = self.load_flushes(hand, fc, ALL13);
+        if flushes && cut == 0 {
+            // every five is in `backs`, in increasing masks: the flushes' keys replace their
+            // unsuited ones in place
+            for suit in self.suits {
+                if suit.count_ones() >= 5 {
+                    for_each_five(suit, |m| {
+                        let key = (self.rank_of(m) as u64) << 13 | m as u64;
+                        self.backs[five_index(m) & 2047] = key;
+                    });
+                }
+            }
+        } else if flushes {
             // a key whose rank is no longer its mask's is a flush's unsuited one
             let mut kept = 0;
             for i in 0..n {
@@ -1276,6 +1288,34 @@ fn unsuited_fives<const N: usize>(
     }
 }
 
+/// Where the five of mask `m` stands among the 1,287 in increasing masks (the order in which
+/// `unsuited_fives` walks them): the combinatorial number system's index, Σ C(p, i + 1) over
+/// its positions p, lowest (i = 0) first.
+fn five_index(m: u16) -> usize {
+    const fn choose(n: usize, k: usize) -> usize {
+        let (mut num, mut i) = (1, 0);
+        while i < k {
+            num = num * (n - i) / (i + 1);
+            i += 1;
+        }
+        num
+    }
+    const C: [[usize; 13]; 5] = {
+        let mut t = [[0; 13]; 5];
+        let mut k = 0;
+        while k < 5 {
+            let mut n = 0;
+            while n < 13 {
+                t[k][n] = if n > k { choose(n, k + 1) } else { 0 };
+                n += 1;
+            }
+            k += 1;
+        }
+        t
+    };
+    positions(m).zip(&C).map(|(p, c)| c[p]).sum()
+}
+
 /// The positions set in `mask`, lowest first.
 fn positions(mask: u16) -> impl Iterator<Item = usize> {
     let mut bits = mask & ALL13;
@@ -1551,6 +1591,13 @@ fn best_five(c: Counts, wheel: Wheel) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn five_index_is_the_place_in_increasing_masks() {
+        for (i, &m) in statics().five.iter().enumerate() {
+            assert_eq!(five_index(m), i, "{m:013b}");
+        }
+    }
 
     #[test]
     fn load_ranks_every_row_as_the_evaluator_does() {
