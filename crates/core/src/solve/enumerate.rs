@@ -803,6 +803,9 @@ impl Scratch {
         let mut group_fb = 0;
         // this group's rest's best five, and the fronts its backs try (None: none)
         let mut plan: (u32, Option<Plan>) = (u32::MAX, None);
+        // a back's candidate fronts, and with few live fronts those inside its rest (only the
+        // first ones written for a back are read: made once, not zeroed for every back)
+        let (mut hits, mut inside) = ([0u16; 64], [0u32; 64]);
         let mut floor_rb = 0;
         'buckets: for k in (0..self.buckets.len()).rev() {
             let (start, end) = self.buckets[k];
@@ -906,7 +909,6 @@ impl Scratch {
                 };
                 // Branch-free filtering into a small buffer: the tests are data-dependent and
                 // mostly fail, which a branch would mispredict.
-                let mut hits = [0u16; 64];
                 let mut n = 0usize;
                 let mut keep = |front: u16, fc: u16, ok: bool, s: &Self| {
                     let middle = rest ^ front;
@@ -919,7 +921,6 @@ impl Scratch {
                 if live - start <= SCAN_LIMIT {
                     // first the fronts inside the rest (at most 56), by masks alone; then their
                     // ranks, so that only these pay for the scattered loads
-                    let mut inside = [0u32; 64];
                     let mut k = 0usize;
                     for &f in &self.fronts[start..live] {
                         inside[k & 63] = f;
@@ -1527,7 +1528,11 @@ fn straight_top(ranks: u16, wheel: Wheel) -> Option<u32> {
 #[inline]
 fn best_five(c: Counts, wheel: Wheel) -> u32 {
     let [c1, c2, c3, c4] = c.multiplicities();
-    let flush_suit = (0..4).find(|s| (c.0 >> (SUITS_SHIFT + 4 * s)) & 15 >= 5);
+    // the first suit of five or more: a 4-bit count is at least 5 when its 8 is set, or its 4
+    // with its 2 or 1
+    let n = (c.0 >> SUITS_SHIFT) as u16;
+    let five_up = (n & 0x8888) >> 3 | (n & 0x4444) >> 2 & ((n & 0x2222) >> 1 | n & 0x1111);
+    let flush_suit = (five_up != 0).then(|| five_up.trailing_zeros() / 4);
     let suit_ranks = |s: u32| ((c.1 >> (16 * s)) & 0x1fff) as u16;
     if let Some(s) = flush_suit {
         if let Some(t) = straight_top(suit_ranks(s), wheel) {
