@@ -286,15 +286,9 @@ impl FiveClasses {
         &self.by_four
     }
 
-    /// (raw rank, class) of a flush from its 13-bit rank mask.
+    /// A flush's raw rank and class, packed (see [`CLASS_SHIFT`]), from its 13-bit rank mask.
     #[inline]
-    pub fn flush_five(&self, rank_mask: u16) -> (u32, u16) {
-        unpack(self.flush_five_packed(rank_mask))
-    }
-
-    /// [`FiveClasses::flush_five`] packed (see [`CLASS_SHIFT`]).
-    #[inline]
-    pub fn flush_five_packed(&self, rank_mask: u16) -> u64 {
+    pub fn flush_five(&self, rank_mask: u16) -> u64 {
         self.packed_flush[(rank_mask & 0x1fff) as usize]
     }
 

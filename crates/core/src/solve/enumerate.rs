@@ -33,7 +33,7 @@
 //! its rest leaves and the best five of the rest under it) and the weakest of a back's fronts.
 //! Two splits of the strongest back set the first threshold before the other fives are ranked
 //! (the strongest back is known from the hand's counts), and backs that cannot reach it are
-//! never stored (docs/architecture.md, "Where the time goes").
+//! never stored (docs/performance.md, "Where the time goes: the table objective").
 
 use super::classes::{
     five_parts, floor_front_class, front_class, front_ranks, multiset_steps, pack, unpack, Classes,
@@ -319,7 +319,7 @@ impl Scratch {
             any = true;
             for_each_five(suit & set, |m| {
                 let ranks = positions(m).fold(0u16, |r, i| r | 1 << (hand[i] >> 2));
-                self.row[m as usize] = fc.flush_five_packed(ranks);
+                self.row[m as usize] = fc.flush_five(ranks);
             });
         }
         any
