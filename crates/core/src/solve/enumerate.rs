@@ -184,8 +184,9 @@ pub struct Scratch {
     wheel: Wheel,
     /// Its strongest back, the first in mask order among equals.
     top_back: u16,
-    /// Positions of each card rank (0 = deuce) and of each suit.
-    by_rank: [u16; 16],
+    /// Whether another five has its rank.
+    top_shared: bool,
+    /// Positions of each suit's cards.
     suits: [u16; 4],
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
@@ -215,7 +216,7 @@ impl Default for Scratch {
             group_keys: Vec::with_capacity(256),
             wheel: Wheel::Low,
             top_back: 0,
-            by_rank: [0; 16],
+            top_shared: false,
             suits: [0; 4],
             groups: Default::default(),
             frontier: Vec::with_capacity(256),
@@ -240,7 +241,7 @@ impl Scratch {
         self.wheel = wheel;
         self.load_groups(hand);
         self.load_fronts(hand);
-        self.load_top_back();
+        self.load_top_back(hand);
     }
 
     /// Ranks and classes of the 1,287 fives, and those at least `cut` strong in `backs`.
@@ -268,14 +269,7 @@ impl Scratch {
         if flushes && cut == 0 {
             // every five is in `backs`, in increasing masks: the flushes' keys replace their
             // unsuited ones in place
-            for suit in self.suits {
-                if suit.count_ones() >= 5 {
-                    for_each_five(suit, |m| {
-                        let key = (self.rank_of(m) as u64) << 13 | m as u64;
-                        self.backs[five_index(m) & 2047] = key;
-                    });
-                }
-            }
+            self.for_each_flush_key(|backs, m, key| backs[five_index(m) & 2047] = key);
         } else if flushes {
             // a key whose rank is no longer its mask's is a flush's unsuited one
             let mut kept = 0;
@@ -285,17 +279,22 @@ impl Scratch {
                 kept += ((k >> 13) as u32 == self.rank_of((k & 0x1fff) as u16)) as usize;
             }
             n = kept;
-            for suit in self.suits {
-                if suit.count_ones() >= 5 {
-                    for_each_five(suit, |m| {
-                        let key = (self.rank_of(m) as u64) << 13 | m as u64;
-                        self.backs[n & 2047] = key;
-                        n += (key >= cut_key) as usize;
-                    });
-                }
-            }
+            self.for_each_flush_key(|backs, _, key| {
+                backs[n & 2047] = key;
+                n += (key >= cut_key) as usize;
+            });
         }
         self.n_backs = n;
+    }
+
+    /// `f(backs, mask, key)` of each flush of the loaded hand (after `load_flushes`).
+    fn for_each_flush_key(&mut self, mut f: impl FnMut(&mut [u64; 2048], u16, u64)) {
+        for suit in self.suits.into_iter().filter(|s| s.count_ones() >= 5) {
+            for_each_five(suit, |m| {
+                let key = (self.rank_of(m) as u64) << 13 | m as u64;
+                f(&mut self.backs, m, key);
+            });
+        }
     }
 
     /// Ranks and classes of the 56 fives of `rest` (8 positions), before `load_fives`.
@@ -325,54 +324,55 @@ impl Scratch {
         any
     }
 
-    /// The strongest back, the first in mask order among equal ranks, and its rank and class
-    /// in the tables, before the fives are ranked.
-    fn load_top_back(&mut self) {
-        let (back, top) = self.first_best_five(ALL13);
-        self.top_back = back;
-        self.row[back as usize] = pack(top, FiveClasses::get(self.wheel).class_of_raw(top));
-    }
-
-    /// The strongest five inside `set` (at least five positions), the first in mask order
-    /// among equal ranks, and its rank, from the counts alone: the rank is `best_five`'s (with
-    /// each suit of five or more looked at on its own, as `best_five` looks at one), and among
-    /// the fives of that rank the one taking each of its ranks' lowest positions has the least
-    /// mask.
-    fn first_best_five(&self, set: u16) -> (u16, u32) {
+    /// The strongest back, the first in mask order among equal ranks, its rank and class in the
+    /// tables and whether another five has its rank, before the fives are ranked: the rank is
+    /// `best_five`'s (of the hand, and of each suit of five or more on its own, as `best_five`
+    /// looks at one), and among the fives of that rank the one taking each of its ranks' lowest
+    /// positions has the least mask.
+    fn load_top_back(&mut self, hand: &[u8; 13]) {
         let wheel = self.wheel;
-        let mut top = best_five(self.counts(set), wheel);
-        let suits = self.suits.map(|s| s & set);
-        for &suit in &suits {
+        let mut top = best_five(self.counts(ALL13), wheel);
+        for suit in self.suits {
             if suit.count_ones() >= 5 {
                 top = top.max(best_five(self.counts(suit), wheel));
             }
         }
+        let mut by_rank = [0u16; 16];
+        for (i, &c) in hand.iter().enumerate() {
+            by_rank[(c >> 2) as usize & 15] |= 1 << i;
+        }
         let (parts, flush) = five_parts(top);
-        // each rank's `n` lowest positions among `within`
+        // each rank's `n` lowest positions among `within`, and whether those were all it had
         let take = |within: u16| {
-            parts.iter().fold(0u16, |mask, &(r, n)| {
-                let mut bits = self.by_rank[r as usize & 15] & within;
-                let mut got = 0u16;
+            parts.iter().fold((0u16, true), |(mask, only), &(r, n)| {
+                let all = by_rank[r as usize & 15] & within;
+                let mut left = all;
                 for _ in 0..n {
-                    got |= bits & bits.wrapping_neg();
-                    bits &= bits.wrapping_sub(1);
+                    left &= left.wrapping_sub(1);
                 }
-                mask | got
+                (mask | all ^ left, only && (n == 0 || left == 0))
             })
         };
-        let five = if flush {
+        let (back, shared) = if flush {
             // the suits holding those ranks (two when both hold the same five ranks)
-            suits
-                .iter()
-                .map(|&s| take(s))
-                .filter(|m| m.count_ones() == 5)
-                .min()
-                .unwrap_or(0)
+            let mut held = self
+                .suits
+                .map(take)
+                .into_iter()
+                .filter(|&(m, _)| m.count_ones() == 5);
+            let first = held.next().map_or(0, |(m, _)| m);
+            match held.next() {
+                Some((m, _)) => (first.min(m), true),
+                None => (first, false),
+            }
         } else {
-            take(set)
+            let (m, only) = take(ALL13);
+            (m, !only)
         };
-        debug_assert_eq!(five.count_ones(), 5, "{set:013b} {top:#x}");
-        (five, top)
+        debug_assert_eq!(back.count_ones(), 5, "{hand:?} {top:#x}");
+        self.top_back = back;
+        self.top_shared = shared;
+        self.row[back as usize] = pack(top, FiveClasses::get(wheel).class_of_raw(top));
     }
 
     /// Ranks and classes of the 286 fronts, and `fronts` sorted by class.
@@ -427,10 +427,8 @@ impl Scratch {
                 1u64 << (16 * s + r),
             )
         };
-        self.by_rank = [0; 16];
         self.suits = [0; 4];
         for (i, &c) in hand.iter().enumerate() {
-            self.by_rank[(c >> 2) as usize & 15] |= 1 << i;
             self.suits[(c & 3) as usize] |= 1 << i;
         }
         let (g0, g1, g2) = &mut self.groups;
@@ -451,19 +449,6 @@ impl Scratch {
         g0[(set & 15) as usize]
             .plus(g1[(set >> 4 & 15) as usize])
             .plus(g2[(set >> 8) as usize])
-    }
-
-    /// Drops the backs below `cut` from `backs`.
-    fn keep_backs_from(&mut self, cut: u32) {
-        let cut_key = (cut as u64) << 13;
-        let mut n = 0;
-        // branch-free: which backs pass is data-dependent
-        for i in 0..self.n_backs {
-            let k = self.backs[i & 2047];
-            self.backs[n & 2047] = k;
-            n += (k >= cut_key) as usize;
-        }
-        self.n_backs = n;
     }
 
     /// Counting sort of `backs` (all at least `cut` strong) into `sorted` by bucket (`rank >>
@@ -564,9 +549,7 @@ impl Scratch {
     fn kth_of_top_back<V: Fn(&[u16; 3]) -> f64>(&self, value: &V) -> Option<f64> {
         let back = self.top_back;
         let rb = self.rank_of(back);
-        let key = (rb as u64) << 13;
-        let backs = &self.backs[..self.n_backs];
-        if backs.iter().filter(|&&k| k & !0x1fff == key).count() != 1 {
+        if self.top_shared {
             return None;
         }
         let rest = ALL13 ^ back;
@@ -752,20 +735,18 @@ impl Scratch {
         let mut best = Best::default();
         self.valued = 0;
         let back = self.top_back;
-        // The best split of the strongest back is a floor for the best, so it prunes from the
-        // start, and no back whose best conceivable setting is below it needs sorting (nor a
-        // place in `backs`): ranked first, the strongest back's rest gives it before the
-        // fives are ranked. The k-th best of its frontier splits, for the k best, needs them
-        // all first.
+        // The best split of the strongest back is a floor for the best (the k-th best of its
+        // frontier splits, for the k best), so it prunes from the start, and no back whose best
+        // conceivable setting is below it needs sorting, nor a place in `backs`: the strongest
+        // back's rest is ranked first, so that the floor is known before the other fives are.
         let floor = match BOUNDED {
             false => None,
-            true if self.keep == 1 => {
-                self.load_fives_of(hand, ALL13 ^ back);
-                Some(self.best_of_back(back, value))
-            }
             true => {
-                self.load_fives(hand, fc, 0);
-                self.kth_of_top_back(value)
+                self.load_fives_of(hand, ALL13 ^ back);
+                match self.keep {
+                    1 => Some(self.best_of_back(back, value)),
+                    _ => self.kth_of_top_back(value),
+                }
             }
         };
         let cut = floor.map_or(0, |v| {
@@ -787,11 +768,7 @@ impl Scratch {
             }
             five_classes[lo]
         });
-        if BOUNDED && self.keep > 1 {
-            self.keep_backs_from(cut);
-        } else {
-            self.load_fives(hand, fc, cut);
-        }
+        self.load_fives(hand, fc, cut);
         self.bucket_backs(cut);
         self.best_middle[..FRONT_CLASSES].fill(0);
         self.group.clear();
@@ -1651,6 +1628,8 @@ mod tests {
                     }
                 }
                 assert_eq!(s.top_back, top.1, "{hand:?}");
+                let tops = keys.iter().filter(|&&k| (k >> 13) as u32 == top.0).count();
+                assert_eq!(s.top_shared, tops > 1, "{hand:?}");
                 // every five in `backs`, and with a cut those at least as strong
                 keys.sort_unstable();
                 for cut in [0, keys[700] >> 13, top.0 as u64] {
