@@ -778,6 +778,7 @@ impl Scratch {
         let mut learnt = Learnt::default();
         let mut group_cap;
         let mut group_fb = 0;
+        let mut group_b5 = u32::MAX;
         // this group's rest's best five, and the fronts its backs try (None: none)
         let mut plan: (u32, Option<Plan>) = (u32::MAX, None);
         // a back's candidate fronts, and with few live fronts those inside its rest (only the
@@ -833,6 +834,7 @@ impl Scratch {
                     // Backs of one rank hold the same ranks, so their rests do too: the best
                     // front they leave, fb, is the group's.
                     group_fb = front_class(best_front(self.counts(ALL13 ^ back)));
+                    group_b5 = u32::MAX;
                     plan.0 = u32::MAX;
                     group_skip = self.best_middle[group_fb.min(floor_rb)] >= rb;
                     // The value with that front and middle = back; at the group's cap it bounds
@@ -858,7 +860,16 @@ impl Scratch {
                 let counts = self.counts(rest);
                 // With this back's own cards: middle ≤ mb, front ≤ min(fb, mb).
                 let fb = group_fb;
-                let b5 = best_five(counts, wheel);
+                // (without a flush the best five of the rest is the group's, its ranks being
+                // the group's)
+                let b5 = if suits_of_five(counts) != 0 {
+                    best_five(counts, wheel)
+                } else {
+                    if group_b5 == u32::MAX {
+                        group_b5 = best_five(counts, wheel);
+                    }
+                    group_b5
+                };
                 // Everything up to which fronts to try depends on the back only through the
                 // rest's best five (its ranks are the group's): backs of a group share it.
                 if plan.0 != b5 {
@@ -1501,14 +1512,19 @@ fn straight_top(ranks: u16, wheel: Wheel) -> Option<u32> {
     t
 }
 
+/// The suits of five cards or more in a set, as the low bit of each suit's nibble: a 4-bit
+/// count is at least 5 when its 8 is set, or its 4 with its 2 or 1.
+#[inline]
+fn suits_of_five(c: Counts) -> u16 {
+    let n = (c.0 >> SUITS_SHIFT) as u16;
+    (n & 0x8888) >> 3 | (n & 0x4444) >> 2 & ((n & 0x2222) >> 1 | n & 0x1111)
+}
+
 /// The best 5-card rank (exact raw) among the subsets of a set of at least 5 positions.
 #[inline]
 fn best_five(c: Counts, wheel: Wheel) -> u32 {
     let [c1, c2, c3, c4] = c.multiplicities();
-    // the first suit of five or more: a 4-bit count is at least 5 when its 8 is set, or its 4
-    // with its 2 or 1
-    let n = (c.0 >> SUITS_SHIFT) as u16;
-    let five_up = (n & 0x8888) >> 3 | (n & 0x4444) >> 2 & ((n & 0x2222) >> 1 | n & 0x1111);
+    let five_up = suits_of_five(c);
     let flush_suit = (five_up != 0).then(|| five_up.trailing_zeros() / 4);
     let suit_ranks = |s: u32| ((c.1 >> (16 * s)) & 0x1fff) as u16;
     if let Some(s) = flush_suit {
