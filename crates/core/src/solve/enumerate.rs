@@ -156,11 +156,13 @@ impl<F: Fn(&[u16; 3]) -> f64> Bound for F {
 /// Reusable per-thread buffers: solving a hand allocates nothing once these have grown.
 pub struct Scratch {
     /// Rank and class of each 3- and 5-position mask, packed (see `CLASS_SHIFT`).
-    row: Box<[u64; 1 << 13]>,
+    /// (indexed by any `u16`, so that no index needs masking; only the first 8,192 entries are
+    /// ever written, and the pages of the rest are never touched)
+    row: Box<[u64; 1 << 16]>,
     /// (rank << 13 | mask) of the five-card subsets at least as strong as the cut they were
     /// ranked with (all 1,287 without one), in no set order, in the first `n_backs` (sized so
     /// that masked indices need no bounds checks).
-    backs: Box<[u64; 2048]>,
+    backs: Box<[u64; 1 << 16]>,
     n_backs: usize,
     sorted: Vec<u64>,
     /// (start, end) of each non-empty bucket of `sorted`, weakest first.
@@ -203,8 +205,8 @@ pub struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
-            row: Box::new([0; 1 << 13]),
-            backs: Box::new([0; 2048]),
+            row: vec![0; 1 << 16].try_into().expect("1 << 16 entries"),
+            backs: vec![0; 1 << 16].try_into().expect("1 << 16 entries"),
             n_backs: 0,
             sorted: Vec::with_capacity(1287),
             fronts: Vec::with_capacity(286),
@@ -250,7 +252,8 @@ impl Scratch {
         // (borrowed apart, so that the stores through one do not reload the others)
         let (row, backs) = (&mut *self.row, &mut *self.backs);
         // branch-free: which fives pass the cut is data-dependent
-        let mut n = 0;
+        // (a u16 count indexes `backs` without a check)
+        let mut n = 0u16;
         unsuited_fives(
             hand,
             std::array::from_fn::<_, 13, _>(|i| i),
@@ -259,10 +262,11 @@ impl Scratch {
                 row[m as usize] = packed;
                 // the shift drops the class (see `CLASS_SHIFT`)
                 let key = packed << 13 | m as u64;
-                backs[n & 2047] = key;
-                n += (key >= cut_key) as usize;
+                backs[n as usize] = key;
+                n += (key >= cut_key) as u16;
             },
         );
+        let mut n = n as usize;
         // A suit of five cards or more: its fives are flushes, written over their unsuited
         // ranks, and their keys replace the unsuited ones.
         let flushes = self.load_flushes(hand, fc, ALL13);
@@ -288,7 +292,7 @@ impl Scratch {
     }
 
     /// `f(backs, mask, key)` of each flush of the loaded hand (after `load_flushes`).
-    fn for_each_flush_key(&mut self, mut f: impl FnMut(&mut [u64; 2048], u16, u64)) {
+    fn for_each_flush_key(&mut self, mut f: impl FnMut(&mut [u64; 1 << 16], u16, u64)) {
         for suit in self.suits.into_iter().filter(|s| s.count_ones() >= 5) {
             for_each_five(suit, |m| {
                 let key = (self.rank_of(m) as u64) << 13 | m as u64;
@@ -391,7 +395,7 @@ impl Scratch {
             for p2 in 1..p3 {
                 let (i2, m2) = (rk[p2] * 13 + i3, m3 | 1 << p2);
                 for (p1, &r1) in rk[..p2].iter().enumerate() {
-                    let m = (m2 | 1 << p1) & ALL13;
+                    let m = m2 | 1 << p1;
                     let packed = fr[(r1 * 169 + i2) & 4095];
                     self.row[m as usize] = packed;
                     let class = unpack(packed).1 as usize & 511;
@@ -493,13 +497,13 @@ impl Scratch {
     /// Rank of a 3- or 5-position mask of the last loaded hand.
     #[inline]
     pub fn rank_of(&self, mask: u16) -> u32 {
-        self.row[(mask & ALL13) as usize] as u32
+        self.row[mask as usize] as u32
     }
 
     /// Class (`Classes` index) of a 3- or 5-position mask of the last loaded hand.
     #[inline]
     fn class_of(&self, mask: u16) -> u16 {
-        unpack(self.row[(mask & ALL13) as usize]).1
+        unpack(self.row[mask as usize]).1
     }
 
     /// The greedy baseline: the strongest back of the 13 cards, the strongest middle of the
@@ -783,7 +787,8 @@ impl Scratch {
         let mut plan: (u32, Option<Plan>) = (u32::MAX, None);
         // a back's candidate fronts, and with few live fronts those inside its rest (only the
         // first ones written for a back are read: made once, not zeroed for every back)
-        let (mut hits, mut inside) = ([0u16; 64], [0u32; 64]);
+        // (256 long, so that a u8 count indexes them without a check: there are at most 56)
+        let (mut hits, mut inside) = ([0u16; 256], [0u32; 256]);
         let mut floor_rb = 0;
         'buckets: for k in (0..self.buckets.len()).rev() {
             let (start, end) = self.buckets[k];
@@ -897,24 +902,24 @@ impl Scratch {
                 };
                 // Branch-free filtering into a small buffer: the tests are data-dependent and
                 // mostly fail, which a branch would mispredict.
-                let mut n = 0usize;
+                let mut n = 0u8;
                 let mut keep = |front: u16, fc: u16, ok: bool, s: &Self| {
                     let middle = rest ^ front;
                     let covered = s.best_middle[(fc & 511) as usize];
                     let rm = s.rank_of(middle);
                     let rf = s.rank_of(front);
-                    hits[n & 63] = front;
-                    n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as usize;
+                    hits[n as usize] = front;
+                    n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as u8;
                 };
                 if live - start <= SCAN_LIMIT {
                     // first the fronts inside the rest (at most 56), by masks alone; then their
                     // ranks, so that only these pay for the scattered loads
-                    let mut k = 0usize;
+                    let mut k = 0u8;
                     for &f in &self.fronts[start..live] {
-                        inside[k & 63] = f;
-                        k += (f as u16 & back == 0) as usize;
+                        inside[k as usize] = f;
+                        k += (f as u16 & back == 0) as u8;
                     }
-                    for &f in &inside[..k.min(64)] {
+                    for &f in &inside[..k as usize] {
                         keep(f as u16, (f >> 16) as u16, true, self);
                     }
                 } else {
@@ -926,7 +931,7 @@ impl Scratch {
                         keep(front, fc, fc >= need, self);
                     }
                 }
-                for &front in &hits[..n.min(64)] {
+                for &front in &hits[..n as usize] {
                     self.push_candidate(front, rest ^ front, back, rb);
                     if BOUNDED {
                         self.group_live.push(live_frontier as u16);
@@ -1269,7 +1274,7 @@ fn unsuited_fives<const N: usize>(
                     let (s4, m2) = (n4[(s3 << 4 | rk[p2]) & 8191] as usize, m3 | bit[p2]);
                     let fifth = &by_four[s4 & 2047];
                     for (&r1, &b1) in rk[..p2].iter().zip(&bit[..p2]) {
-                        f((m2 | b1) & ALL13, fifth[r1 & 15]);
+                        f(m2 | b1, fifth[r1 & 15]);
                     }
                 }
             }
