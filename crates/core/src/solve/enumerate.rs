@@ -159,10 +159,10 @@ pub struct Scratch {
     /// (indexed by any `u16`, so that no index needs masking; only the first 8,192 entries are
     /// ever written, and the pages of the rest are never touched)
     row: Box<[u64; 1 << 16]>,
-    /// (rank << 13 | mask) of the five-card subsets at least as strong as the cut they were
-    /// ranked with (all 1,287 without one), in no set order, in the first `n_backs` (sized so
-    /// that masked indices need no bounds checks).
-    backs: Box<[u64; 1 << 16]>,
+    /// The masks of the five-card subsets at least as strong as the cut they were ranked with
+    /// (all 1,287 without one), in no set order, in the first `n_backs` (indexed by a `u16`
+    /// count without a check; the pages past the first never touched).
+    backs: Box<[u16; 1 << 16]>,
     n_backs: usize,
     sorted: Vec<u64>,
     /// (start, end) of each non-empty bucket of `sorted`, weakest first.
@@ -248,11 +248,9 @@ impl Scratch {
 
     /// Ranks and classes of the 1,287 fives, and those at least `cut` strong in `backs`.
     fn load_fives(&mut self, hand: &[u8; 13], fc: &FiveClasses, cut: u32) {
-        let cut_key = (cut as u64) << 13;
         // (borrowed apart, so that the stores through one do not reload the others)
         let (row, backs) = (&mut *self.row, &mut *self.backs);
         // branch-free: which fives pass the cut is data-dependent
-        // (a u16 count indexes `backs` without a check)
         let mut n = 0u16;
         unsuited_fives(
             hand,
@@ -260,45 +258,12 @@ impl Scratch {
             fc,
             |m, packed| {
                 row[m as usize] = packed;
-                // the shift drops the class (see `CLASS_SHIFT`)
-                let key = packed << 13 | m as u64;
-                backs[n as usize] = key;
-                n += (key >= cut_key) as u16;
+                backs[n as usize] = m;
+                n += (packed as u32 >= cut) as u16;
             },
         );
-        let mut n = n as usize;
-        // A suit of five cards or more: its fives are flushes, written over their unsuited
-        // ranks, and their keys replace the unsuited ones.
-        let flushes = self.load_flushes(hand, fc, ALL13);
-        if flushes && cut == 0 {
-            // every five is in `backs`, in increasing masks: the flushes' keys replace their
-            // unsuited ones in place
-            self.for_each_flush_key(|backs, m, key| backs[five_index(m) & 2047] = key);
-        } else if flushes {
-            // a key whose rank is no longer its mask's is a flush's unsuited one
-            let mut kept = 0;
-            for i in 0..n {
-                let k = self.backs[i & 2047];
-                self.backs[kept & 2047] = k;
-                kept += ((k >> 13) as u32 == self.rank_of((k & 0x1fff) as u16)) as usize;
-            }
-            n = kept;
-            self.for_each_flush_key(|backs, _, key| {
-                backs[n & 2047] = key;
-                n += (key >= cut_key) as usize;
-            });
-        }
-        self.n_backs = n;
-    }
-
-    /// `f(backs, mask, key)` of each flush of the loaded hand (after `load_flushes`).
-    fn for_each_flush_key(&mut self, mut f: impl FnMut(&mut [u64; 1 << 16], u16, u64)) {
-        for suit in self.suits.into_iter().filter(|s| s.count_ones() >= 5) {
-            for_each_five(suit, |m| {
-                let key = (self.rank_of(m) as u64) << 13 | m as u64;
-                f(&mut self.backs, m, key);
-            });
-        }
+        self.n_backs = n as usize;
+        self.load_flushes(hand, fc, ALL13, cut);
     }
 
     /// Ranks and classes of the 56 fives of `rest` (8 positions), before `load_fives`.
@@ -308,24 +273,27 @@ impl Scratch {
         let pos: [usize; 8] = std::array::from_fn(|_| pos.next().unwrap_or(0));
         let row = &mut *self.row;
         unsuited_fives(hand, pos, fc, |m, packed| row[m as usize] = packed);
-        self.load_flushes(hand, fc, rest);
+        self.load_flushes(hand, fc, rest, u32::MAX);
     }
 
     /// Ranks and classes of the flushes inside `set` over their unsuited ones (a suit of n
-    /// cards holds C(n, 5) of them); whether there were any.
-    fn load_flushes(&mut self, hand: &[u8; 13], fc: &FiveClasses, set: u16) -> bool {
-        let mut any = false;
+    /// cards holds C(n, 5) of them). Those that this lifts from below `cut` to at least it
+    /// join `backs`: a flush outranks its unsuited ranks, so the others are there already.
+    fn load_flushes(&mut self, hand: &[u8; 13], fc: &FiveClasses, set: u16, cut: u32) {
+        let mut n = self.n_backs as u16;
         for suit in self.suits {
             if (suit & set).count_ones() < 5 {
                 continue;
             }
-            any = true;
             for_each_five(suit & set, |m| {
                 let ranks = positions(m).fold(0u16, |r, i| r | 1 << (hand[i] >> 2));
-                self.row[m as usize] = fc.flush_five(ranks);
+                let (was, packed) = (self.rank_of(m), fc.flush_five(ranks));
+                self.row[m as usize] = packed;
+                self.backs[n as usize] = m;
+                n += (was < cut && packed as u32 >= cut) as u16;
             });
         }
-        any
+        self.n_backs = n as usize;
     }
 
     /// The strongest back, the first in mask order among equal ranks, its rank and class in the
@@ -461,20 +429,23 @@ impl Scratch {
     fn bucket_backs(&mut self, cut: u32) {
         let top_rank = self.rank_of(self.top_back);
         let Scratch {
+            row,
             backs,
             n_backs,
             sorted,
             buckets,
             ..
         } = self;
-        let keys = &backs[..*n_backs];
+        let masks = &backs[..*n_backs];
+        // (rank << 13 | mask)
+        let key = |m: u16| (row[m as usize] as u32 as u64) << 13 | m as u64;
         let bucket = |k: u64| (k >> (13 + BUCKET_SHIFT)) as usize & 255;
         // the buckets from the cut's to the strongest back's
         let first = bucket((cut as u64) << 13);
         let last = bucket((top_rank as u64) << 13).max(first);
         let mut count = [0u16; 256];
-        for &k in keys {
-            count[bucket(k)] += 1;
+        for &m in masks {
+            count[bucket(key(m))] += 1;
         }
         buckets.clear();
         let mut at = 0u16;
@@ -486,8 +457,9 @@ impl Scratch {
             *c = at;
             at += n;
         }
-        sorted.resize(keys.len(), 0);
-        for &k in keys {
+        sorted.resize(masks.len(), 0);
+        for &m in masks {
+            let k = key(m);
             let b = bucket(k);
             sorted[count[b] as usize] = k;
             count[b] += 1;
@@ -1220,12 +1192,11 @@ impl Scratch {
     /// of class ≥ `class`.
     fn stronger_split_covers(&self, rb: u32, mb: u32, class: usize) -> bool {
         let st = statics();
-        for &key in &self.backs[..self.n_backs] {
-            let rk = (key >> 13) as u32;
+        for &back in &self.backs[..self.n_backs] {
+            let rk = self.rank_of(back);
             if rk <= rb {
                 continue;
             }
-            let back = (key & 0x1fff) as u16;
             let rest = ALL13 ^ back;
             let counts = self.counts(rest);
             let top_middle = rk.min(best_five(counts, self.wheel));
@@ -1260,7 +1231,8 @@ fn unsuited_fives<const N: usize>(
     mut f: impl FnMut(u16, u64),
 ) {
     let steps = multiset_steps();
-    let (n2, n3, n4) = (&steps.to_two, &steps.to_three, &steps.to_four);
+    // (the tables themselves, not their boxes, so that no store makes them reload)
+    let (n2, n3, n4) = (&*steps.to_two, &*steps.to_three, &*steps.to_four);
     let by_four = fc.by_four();
     let rk = pos.map(|p| (hand[p % 13] >> 2) as usize & 15);
     let bit = pos.map(|p| 1u16 << (p % 13));
@@ -1280,34 +1252,6 @@ fn unsuited_fives<const N: usize>(
             }
         }
     }
-}
-
-/// Where the five of mask `m` stands among the 1,287 in increasing masks (the order in which
-/// `unsuited_fives` walks them): the combinatorial number system's index, Σ C(p, i + 1) over
-/// its positions p, lowest (i = 0) first.
-fn five_index(m: u16) -> usize {
-    const fn choose(n: usize, k: usize) -> usize {
-        let (mut num, mut i) = (1, 0);
-        while i < k {
-            num = num * (n - i) / (i + 1);
-            i += 1;
-        }
-        num
-    }
-    const C: [[usize; 13]; 5] = {
-        let mut t = [[0; 13]; 5];
-        let mut k = 0;
-        while k < 5 {
-            let mut n = 0;
-            while n < 13 {
-                t[k][n] = if n > k { choose(n, k + 1) } else { 0 };
-                n += 1;
-            }
-            k += 1;
-        }
-        t
-    };
-    positions(m).zip(&C).map(|(p, c)| c[p]).sum()
 }
 
 /// The positions set in `mask`, lowest first.
@@ -1596,13 +1540,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn five_index_is_the_place_in_increasing_masks() {
-        for (i, &m) in statics().five.iter().enumerate() {
-            assert_eq!(five_index(m), i, "{m:013b}");
-        }
-    }
-
-    #[test]
     fn load_ranks_every_row_as_the_evaluator_does() {
         use rand::{RngCore, SeedableRng};
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
@@ -1656,7 +1593,10 @@ mod tests {
                 for cut in [0, keys[700] >> 13, top.0 as u64] {
                     s.load_hand(hand, wheel);
                     s.load_fives(hand, fc, cut as u32);
-                    let mut got = s.backs[..s.n_backs].to_vec();
+                    let mut got: Vec<u64> = s.backs[..s.n_backs]
+                        .iter()
+                        .map(|&m| (s.rank_of(m) as u64) << 13 | m as u64)
+                        .collect();
                     got.sort_unstable();
                     let want: Vec<u64> = keys.iter().copied().filter(|&k| k >> 13 >= cut).collect();
                     assert_eq!(got, want, "{hand:?} cut {cut:#x}");
