@@ -350,7 +350,7 @@ impl Scratch {
     /// Ranks and classes of the 286 fronts, and `fronts` sorted by class.
     fn load_fronts(&mut self, hand: &[u8; 13]) {
         // one load each from a table indexed by the three ranks, as the evaluator's; in the
-        // order of `Static::three` (increasing masks), the index built up position by position
+        // order of increasing masks, the index built up position by position
         let fr = front_ranks();
         let rk = hand.map(|c| (c >> 2) as usize);
         // then strongest class first (a stable counting sort over the 455 classes)
