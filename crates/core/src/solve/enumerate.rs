@@ -1,8 +1,8 @@
 //! Enumeration of a 13-card hand's settings and their Pareto frontier.
 //!
 //! Rows are handled as 13-bit masks over the hand's positions (bit i = the i-th card as given),
-//! so one 8,192-entry table per hand holds the rank of every 3- and 5-card subset (their masks
-//! have different popcounts and never collide) and a split costs two loads.
+//! so one table per hand indexed by the mask holds the rank of every 3- and 5-card subset
+//! (their masks have different popcounts and never collide) and a split costs two loads.
 //!
 //! Frontier: a legal setting is dropped when another legal setting is at least as strong in all
 //! three rows (`HandRank::raw` order). Among settings with identical rank triples only the first
