@@ -1220,9 +1220,10 @@ impl Scratch {
 }
 
 /// `f(mask, packed)` of every five of the positions `pos` (increasing) as if it were not a
-/// flush, in increasing masks (the highest position outermost): its rank multiset and mask
-/// built up one position at a time (see `MultisetSteps`), so that each five costs one load
-/// from its four-card state's 16 entries.
+/// flush, the highest position outermost and the lowest innermost, walked downward (which
+/// ends the innermost loop in fewer steps; no caller needs an order): its rank multiset and
+/// mask built up one position at a time (see `MultisetSteps`), so that each five costs one
+/// load from its four-card state's 16 entries.
 #[inline(always)]
 fn unsuited_fives<const N: usize>(
     hand: &[u8; 13],
@@ -1234,7 +1235,8 @@ fn unsuited_fives<const N: usize>(
     // (the tables themselves, not their boxes, so that no store makes them reload)
     let (n2, n3, n4) = (&*steps.to_two, &*steps.to_three, &*steps.to_four);
     let by_four = fc.by_four();
-    let rk = pos.map(|p| (hand[p % 13] >> 2) as usize & 15);
+    let rank = pos.map(|p| Nibble::of(hand[p % 13] >> 2));
+    let rk = rank.map(|r| r as usize);
     let bit = pos.map(|p| 1u16 << (p % 13));
     for p5 in 4..N {
         let (s1, m5) = (rk[p5], bit[p5]);
@@ -1245,12 +1247,46 @@ fn unsuited_fives<const N: usize>(
                 for p2 in 1..p3 {
                     let (s4, m2) = (n4[(s3 << 4 | rk[p2]) & 8191] as usize, m3 | bit[p2]);
                     let fifth = &by_four[s4 & 2047];
-                    for (&r1, &b1) in rk[..p2].iter().zip(&bit[..p2]) {
-                        f(m2 | b1, fifth[r1 & 15]);
+                    for (&r1, &b1) in rank[..p2].iter().zip(&bit[..p2]).rev() {
+                        f(m2 | b1, fifth[r1 as usize]);
                     }
                 }
             }
         }
+    }
+}
+
+/// A rank index known to be below 16, so that it indexes a four-card state's 16 entries
+/// without a mask.
+#[derive(Copy, Clone)]
+#[repr(u8)]
+enum Nibble {
+    N0,
+    N1,
+    N2,
+    N3,
+    N4,
+    N5,
+    N6,
+    N7,
+    N8,
+    N9,
+    N10,
+    N11,
+    N12,
+    N13,
+    N14,
+    N15,
+}
+
+impl Nibble {
+    /// The low four bits of `x`.
+    fn of(x: u8) -> Nibble {
+        use Nibble::*;
+        const ALL: [Nibble; 16] = [
+            N0, N1, N2, N3, N4, N5, N6, N7, N8, N9, N10, N11, N12, N13, N14, N15,
+        ];
+        ALL[(x & 15) as usize]
     }
 }
 
