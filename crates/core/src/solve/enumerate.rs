@@ -167,8 +167,9 @@ pub struct Scratch {
     sorted: Vec<u64>,
     /// (start, end) of each non-empty bucket of `sorted`, weakest first.
     buckets: Vec<(usize, usize)>,
-    /// The 286 fronts as `class << 16 | mask`, strongest class first.
-    fronts: Vec<u32>,
+    /// The 286 fronts as `class << 16 | mask`, strongest class first (sized to a power of two,
+    /// so that a masked index needs no bounds check; the rest unused).
+    fronts: [u32; 512],
     /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
     fronts_from: [u16; 512],
     /// `best_middle[c]`: the strongest middle among kept settings whose front class is ≥ c (a
@@ -209,7 +210,7 @@ impl Default for Scratch {
             backs: vec![0; 1 << 16].try_into().expect("1 << 16 entries"),
             n_backs: 0,
             sorted: Vec::with_capacity(1287),
-            fronts: Vec::with_capacity(286),
+            fronts: [0; 512],
             fronts_from: [0; 512],
             buckets: Vec::with_capacity(256),
             best_middle: [0; 512],
@@ -353,18 +354,20 @@ impl Scratch {
         // order of increasing masks, the index built up position by position
         let fr = front_ranks();
         let rk = hand.map(|c| (c >> 2) as usize);
+        let rk169 = rk.map(|r| r * 169);
+        let bit: [u16; 13] = std::array::from_fn(|p| 1 << p);
         // then strongest class first (a stable counting sort over the 455 classes)
         let mut count = [0u16; 512];
         // (sized to a power of two, so that masked indices need no bounds checks)
         let mut found = [0u32; 512];
         let mut at = 0usize;
         for p3 in 2..13 {
-            let (i3, m3) = (rk[p3], 1u16 << p3);
+            let (i3, m3) = (rk[p3], bit[p3]);
             for p2 in 1..p3 {
-                let (i2, m2) = (rk[p2] * 13 + i3, m3 | 1 << p2);
-                for (p1, &r1) in rk[..p2].iter().enumerate() {
-                    let m = m2 | 1 << p1;
-                    let packed = fr[(r1 * 169 + i2) & 4095];
+                let (i2, m2) = (rk[p2] * 13 + i3, m3 | bit[p2]);
+                for (&r1, &b1) in rk169[..p2].iter().zip(&bit[..p2]) {
+                    let m = m2 | b1;
+                    let packed = fr[(r1 + i2) & 4095];
                     self.row[m as usize] = packed;
                     let class = unpack(packed).1 as usize & 511;
                     count[class] += 1;
@@ -382,10 +385,9 @@ impl Scratch {
             at += n;
             self.fronts_from[c] = at;
         }
-        self.fronts.resize(FRONTS, 0);
         for &f in &found[..FRONTS] {
             let c = (f >> 16) as usize & 511;
-            self.fronts[count[c] as usize] = f;
+            self.fronts[count[c] as usize & 511] = f;
             count[c] += 1;
         }
     }
@@ -1247,8 +1249,15 @@ fn unsuited_fives<const N: usize>(
                 for p2 in 1..p3 {
                     let (s4, m2) = (n4[(s3 << 4 | rk[p2]) & 8191] as usize, m3 | bit[p2]);
                     let fifth = &by_four[s4 & 2047];
-                    for (&r1, &b1) in rank[..p2].iter().zip(&bit[..p2]).rev() {
-                        f(m2 | b1, fifth[r1 as usize]);
+                    // (two a step: half the loop's own instructions)
+                    let mut p1 = p2;
+                    while p1 >= 2 {
+                        f(m2 | bit[p1 - 1], fifth[rank[p1 - 1] as usize]);
+                        f(m2 | bit[p1 - 2], fifth[rank[p1 - 2] as usize]);
+                        p1 -= 2;
+                    }
+                    if p1 == 1 {
+                        f(m2 | bit[0], fifth[rank[0] as usize]);
                     }
                 }
             }
@@ -1659,8 +1668,7 @@ mod tests {
                     want.push((class, m));
                 }
                 want.sort_by_key(|&(c, m)| (std::cmp::Reverse(c), m));
-                let got: Vec<(u16, u16)> = s
-                    .fronts
+                let got: Vec<(u16, u16)> = s.fronts[..FRONTS]
                     .iter()
                     .map(|&f| ((f >> 16) as u16, f as u16))
                     .collect();
