@@ -2,7 +2,8 @@
 
 For every preset (``_core.PRESET_NAMES``) at 2 and 4 players, what a Python caller pays per
 call: ``settle`` of a 4-player round (4 players only), ``Solver.solve`` and ``cp.solve`` per
-hand (the default table objective, ``top_k`` 5), and ``solve_batch`` per hand with one thread.
+hand (the default table objective, ``top_k`` 5), ``solve_batch`` per hand with one thread, and
+``Solver.solve_batch`` of one hand per call (default ``threads``).
 Both sides use their own shipped tables (the run checks that they set every batch hand alike,
 so the tables are the same) and the same hands. Each measurement runs in a fresh process,
 alternating reference and current (A B A B ...), one pair per round; within a process each
@@ -35,6 +36,7 @@ MEASURES = (
     ("solver", "Solver.solve", "hand"),
     ("solve", "cp.solve", "hand"),
     ("batch", "solve_batch, threads=1", "hand"),
+    ("batch1", "solve_batch of one hand", "call"),
 )
 
 
@@ -73,6 +75,12 @@ def worker(args: argparse.Namespace) -> None:
                 args.repeats,
             )
             solver = cp.Solver(preset, players)
+            rows = hands[: args.calls]
+            out[f"batch1|{name}"] = _median_seconds(
+                lambda s=solver, r=rows: [s.solve_batch(r[i : i + 1]) for i in range(len(r))],
+                len(rows),
+                args.repeats,
+            )
             out[f"solver|{name}"] = _median_seconds(
                 lambda s=solver: [s.solve(h) for h in as_lists], len(as_lists), args.repeats
             )

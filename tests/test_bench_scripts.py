@@ -100,6 +100,7 @@ def test_compare_boundary_runs_its_comparison_against_itself() -> None:
             ("Solver.solve (per hand)", (2, 4)),
             ("cp.solve (per hand)", (2, 4)),
             ("solve_batch, threads=1 (per hand)", (2, 4)),
+            ("solve_batch of one hand (per call)", (2, 4)),
         ):
             for players in sizes:
                 assert f"| {measure} | {preset} | {players} |" in out, (measure, preset)

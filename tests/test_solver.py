@@ -130,6 +130,21 @@ def test_monte_carlo_is_deterministic_and_matches_best_response_on_its_samples()
     assert abs(np.mean(scores) - a.value) <= a.stderr
 
 
+@pytest.mark.parametrize("threads", [None, 1, 2])
+def test_small_batches_match_one_large_batch(threads: int | None) -> None:
+    # A batch too small to split runs on the calling thread, a larger one on a pool: the same
+    # results to the bit, whatever the split and the thread count.
+    hands = np.array([h[0] for h in deals(200, 1, seed=12)], dtype=np.uint8)
+    bot = cp.Solver("two_four", 2)
+    whole = bot.solve_batch(hands, threads=threads)
+    for size in (1, 7, 64, 65, 130):
+        parts = [bot.solve_batch(hands[i : i + size], threads=threads) for i in range(0, 200, size)]
+        for name in ("settings", "values", "decisions", "naturals"):
+            got = np.concatenate([getattr(p, name) for p in parts])
+            assert np.array_equal(got, getattr(whole, name)), (size, name)
+    assert len(bot.solve_batch(hands[:0], threads=threads)) == 0
+
+
 def test_batch_matches_single_solves_and_ignores_threads() -> None:
     hands = np.array([h[0] for h in deals(40, 1, seed=4)], dtype=np.uint8)
     one = cp.solve_batch(hands, "pokerclub_south", 3, threads=1)

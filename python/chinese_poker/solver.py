@@ -408,8 +408,9 @@ class Solver:
     ) -> BatchSolution:
         """Solves an (N, 13) ``uint8`` array of hands (table objective only), in Rust threads
         with the GIL released (``threads=None``: all cores; at most ``MAX_THREADS``, and no
-        more threads than CPUs are used); Ctrl-C interrupts it. Results never depend on
-        ``threads``. The array is copied once, so it may change while the batch runs."""
+        more threads than CPUs are used; a batch too small to split, such as one hand, on the
+        calling thread); Ctrl-C interrupts it. Results never depend on ``threads``. The array
+        is copied once, so it may change while the batch runs."""
         if not isinstance(self.objective, TableEV):
             raise InvalidArgumentError(
                 "objective: only the TableEV objective runs in batches, got "
@@ -525,9 +526,9 @@ def solve_batch(
     threads: int | None = None,
 ) -> BatchSolution:
     """Solves an (N, 13) ``uint8`` array of hands with the table objective, in Rust threads
-    with the GIL released (``threads=None``: all cores); Ctrl-C interrupts it. Results never
-    depend on ``threads``. The same as ``Solver(rules, players, objective).solve_batch(codes,
-    threads)``."""
+    with the GIL released (``threads=None``: all cores; a batch too small to split on the
+    calling thread); Ctrl-C interrupts it. Results never depend on ``threads``. The same as
+    ``Solver(rules, players, objective).solve_batch(codes, threads)``."""
     return _solver(rules, players, objective).solve_batch(codes, threads)
 
 

@@ -130,17 +130,16 @@ fn main() {
     let mut times = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();
-        chinese_poker::parallel::with_threads(Some(1), || {
-            solve_batch_table_ev(
-                &te,
-                &rules,
-                &hands,
-                &mut codes,
-                &mut values,
-                &mut choice,
-                &mut natural,
-            )
-        });
+        solve_batch_table_ev(
+            Some(1),
+            &te,
+            &rules,
+            &hands,
+            &mut codes,
+            &mut values,
+            &mut choice,
+            &mut natural,
+        );
         times.push(t.elapsed().as_secs_f64() * 1e6 / hs.len() as f64);
     }
     println!(

@@ -40,16 +40,19 @@ pub fn u8_rows(obj: &Bound<'_, PyAny>, what: &str, widths: &[usize]) -> PyResult
             shape_err(format!("a {} object", type_name.unwrap_or_default()))
         })
         .py()?;
-    let dtype = untyped.dtype().to_string();
+    // (named only in an error: numpy makes the name in Python code, which costs more than
+    // solving a hand)
+    let dtype = || untyped.dtype().to_string();
     if untyped.ndim() != 2 || !widths.contains(&untyped.shape()[1]) {
         return Err(py_err(shape_err(format!(
-            "shape {:?} ({dtype})",
-            untyped.shape()
+            "shape {:?} ({})",
+            untyped.shape(),
+            dtype()
         ))));
     }
     let typed = obj
         .cast::<PyArray2<u8>>()
-        .map_err(|_| shape_err(format!("dtype {dtype}")))
+        .map_err(|_| shape_err(format!("dtype {}", dtype())))
         .py()?;
     let width = untyped.shape()[1];
     // The borrow lasts only for the copy, with the GIL held.

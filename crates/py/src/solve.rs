@@ -485,11 +485,7 @@ pub fn solve_batch<'py>(
         let (h, c) = (&hands[start..end], &mut out_codes[start..end]);
         let (v, ch) = (&mut values[start..end], &mut choices[start..end]);
         let nat = &mut naturals[start..end];
-        py.detach(|| {
-            chinese_poker::parallel::with_threads(threads, || {
-                core_solve::solve_batch_table_ev(te, r, h, c, v, ch, nat)
-            })
-        });
+        py.detach(|| core_solve::solve_batch_table_ev(threads, te, r, h, c, v, ch, nat));
         py.check_signals()?;
         start = end;
     }

@@ -593,12 +593,20 @@ pub fn decide_table_ev_split(
     }
 }
 
-/// Batch table-objective solve on the current rayon pool: for each hand, the 13 codes
+/// Hands a batch solve gives each task of its pool at least; a batch of at most this many runs
+/// on the calling thread instead, since one task would take it all and handing it to a pool
+/// thread (a wake-up and a wait) costs more than solving a hand.
+pub const BATCH_GRAIN: usize = 64;
+
+/// Batch table-objective solve on a pool of `threads` (see [`crate::parallel::with_threads`]), or
+/// on the calling thread for at most [`BATCH_GRAIN`] hands: for each hand, the 13 codes
 /// front/middle/back, the value, the decision code ([`BATCH_PLAY`], [`BATCH_DECLARE`],
 /// [`BATCH_SURRENDER`]) and the declared natural (its index in `NaturalKind::ALL`, else
 /// [`BATCH_NO_NATURAL`]), so that every result can be settled exactly as [`solve`]'s. The
 /// caller splits long batches into chunks so that Ctrl-C is seen between them.
+#[allow(clippy::too_many_arguments)]
 pub fn solve_batch_table_ev(
+    threads: Option<usize>,
     te: &TableEv,
     rules: &Rules,
     hands: &[Hand],
@@ -608,17 +616,30 @@ pub fn solve_batch_table_ev(
     out_natural: &mut [u8],
 ) {
     use rayon::prelude::*;
-    hands
-        .par_iter()
-        .zip(out_codes.par_iter_mut())
-        .zip(out_values.par_iter_mut().zip(out_choice.par_iter_mut()))
-        .zip(out_natural.par_iter_mut())
-        .with_min_len(64)
-        .for_each(|(((hand, codes), (value, choice)), natural)| {
+    let one =
+        |hand: &Hand, codes: &mut [u8; 13], value: &mut f64, choice: &mut u8, natural: &mut u8| {
             let (c, k, v) = with_scratch(|s| decide_table_ev(te, rules, hand, s));
             *codes = k;
             *value = v;
             *choice = c.code();
             *natural = c.natural_code();
-        });
+        };
+    if hands.len() <= BATCH_GRAIN {
+        hands
+            .iter()
+            .zip(out_codes.iter_mut())
+            .zip(out_values.iter_mut().zip(out_choice.iter_mut()))
+            .zip(out_natural.iter_mut())
+            .for_each(|(((h, k), (v, c)), n)| one(h, k, v, c, n));
+        return;
+    }
+    crate::parallel::with_threads(threads, || {
+        hands
+            .par_iter()
+            .zip(out_codes.par_iter_mut())
+            .zip(out_values.par_iter_mut().zip(out_choice.par_iter_mut()))
+            .zip(out_natural.par_iter_mut())
+            .with_min_len(BATCH_GRAIN)
+            .for_each(|(((h, k), (v, c)), n)| one(h, k, v, c, n))
+    });
 }
