@@ -40,8 +40,7 @@ pub fn u8_rows(obj: &Bound<'_, PyAny>, what: &str, widths: &[usize]) -> PyResult
             shape_err(format!("a {} object", type_name.unwrap_or_default()))
         })
         .py()?;
-    // (named only in an error: numpy makes the name in Python code, which costs more than
-    // solving a hand)
+    // (named only in an error: numpy makes the name in Python code, microseconds a call)
     let dtype = || untyped.dtype().to_string();
     if untyped.ndim() != 2 || !widths.contains(&untyped.shape()[1]) {
         return Err(py_err(shape_err(format!(

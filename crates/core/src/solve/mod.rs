@@ -595,7 +595,7 @@ pub fn decide_table_ev_split(
 
 /// Hands a batch solve gives each task of its pool at least; a batch of at most this many runs
 /// on the calling thread instead, since one task would take it all and handing it to a pool
-/// thread (a wake-up and a wait) costs more than solving a hand.
+/// thread (a wake-up and a wait) costs about as much as solving a hand.
 pub const BATCH_GRAIN: usize = 64;
 
 /// Batch table-objective solve on a pool of `threads` (see [`crate::parallel::with_threads`]), or
@@ -625,12 +625,10 @@ pub fn solve_batch_table_ev(
             *natural = c.natural_code();
         };
     if hands.len() <= BATCH_GRAIN {
-        hands
-            .iter()
-            .zip(out_codes.iter_mut())
-            .zip(out_values.iter_mut().zip(out_choice.iter_mut()))
-            .zip(out_natural.iter_mut())
-            .for_each(|(((h, k), (v, c)), n)| one(h, k, v, c, n));
+        for (i, hand) in hands.iter().enumerate() {
+            let (v, c, n) = (&mut out_values[i], &mut out_choice[i], &mut out_natural[i]);
+            one(hand, &mut out_codes[i], v, c, n);
+        }
         return;
     }
     crate::parallel::with_threads(threads, || {
