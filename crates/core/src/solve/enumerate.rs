@@ -139,6 +139,11 @@ fn statics() -> &'static Static {
 pub trait Bound {
     /// The bound at these classes (front, middle, back).
     fn at(&self, classes: &[u16; 3]) -> f64;
+    /// [`Bound::at`] of `[front, class, class]`, up to rounding far inside the search's 1e-9
+    /// margin: a back with a middle as strong, as the search bounds back ranks and buckets.
+    fn at_diagonal(&self, front: u16, class: u16) -> f64 {
+        self.at(&[front, class, class])
+    }
     /// [`Bound::at`] of `[front, middle, back]` for each front it is given, up to rounding
     /// far inside the search's 1e-9 margin.
     fn along_fronts(&self, middle: u16, back: u16) -> impl Fn(u16) -> f64 + '_ {
@@ -731,7 +736,7 @@ impl Scratch {
             best.threshold = v - 1e-9 * (1.0 + v.abs());
             let reach = |c: usize| {
                 let f = best_front_all.min(floor_front_class(five_classes[c]));
-                bound.at(&[f as u16, c as u16, c as u16]) >= best.threshold
+                bound.at_diagonal(f as u16, c as u16) >= best.threshold
             };
             // reach is monotone and holds at the strongest back's class; every class below lo
             // fails it, so a few halvings give a cut that is safe if not the tightest
@@ -777,7 +782,7 @@ impl Scratch {
             // Nor can anything reach a better value than this bucket's strongest back with
             // the best front of the hand and a middle as strong: buckets come strongest first.
             if BOUNDED
-                && bound.at(&[best_front_all.min(floor_top) as u16, top_class, top_class])
+                && bound.at_diagonal(best_front_all.min(floor_top) as u16, top_class)
                     < best.threshold
             {
                 break;
@@ -821,7 +826,7 @@ impl Scratch {
                     let cap = group_fb.min(group_cap);
                     if BOUNDED && !group_skip {
                         group_skip = cap as i32 <= learnt.dead_front || {
-                            let dead = bound.at(&[cap as u16, cb, cb]) < best.threshold;
+                            let dead = bound.at_diagonal(cap as u16, cb) < best.threshold;
                             if dead {
                                 learnt.dead_front = learnt.dead_front.max(cap as i32);
                             }

@@ -172,6 +172,10 @@ pub struct TableEv {
     envelope: Option<[Vec<[f64; 5]>; 3]>,
     /// The formula's terms that do not depend on the setting, computed once.
     k: Constants,
+    /// [`TableEv::front_line`]'s coefficients with the middle and back of one class, for
+    /// every five class (empty where there is no line): the search bounds a back rank, a
+    /// bucket and the cut at such settings, which then cost a dot product.
+    diagonal: Vec<[f64; 8]>,
 }
 
 /// The parts of [`TableEv::formula`] fixed by the rule set, the table size and the model.
@@ -338,7 +342,7 @@ impl TableEv {
                     _ => envelope(row),
                 })
             });
-        Ok(TableEv {
+        let mut te = TableEv {
             tables,
             players,
             rows,
@@ -351,7 +355,12 @@ impl TableEv {
             monotone,
             envelope,
             k,
-        })
+            diagonal: Vec::new(),
+        };
+        te.diagonal = (0..te.rows[1].len() as u16)
+            .map_while(|c| te.front_line(c, c).map(|line| line.c))
+            .collect();
+        Ok(te)
     }
 
     /// Whether the value is non-decreasing in each row's class index, so that the value at the
@@ -418,6 +427,25 @@ impl TableEv {
     #[inline(never)]
     pub fn order_bound(&self, classes: &[u16; 3]) -> f64 {
         self.formula_of(self.bound_rows(), classes)
+    }
+
+    /// [`TableEv::order_bound`] at `[front, class, class]`, up to rounding far inside the
+    /// search's 1e-9 margin (see [`TableEv::front_line`]).
+    #[inline]
+    pub fn order_bound_diagonal(&self, front: u16, class: u16) -> f64 {
+        match self.diagonal.get(class as usize) {
+            Some(c) => line_at(&self.bound_rows()[0][front as usize], c, self.players),
+            None => self.order_bound(&[front, class, class]),
+        }
+    }
+
+    /// [`TableEv::front_line`] where the middle's class is the back's, made once.
+    fn diagonal_line(&self, class: u16) -> Option<FrontLine<'_>> {
+        self.diagonal.get(class as usize).map(|&c| FrontLine {
+            fronts: &self.bound_rows()[0],
+            c,
+            players: self.players,
+        })
     }
 
     /// The rows [`TableEv::order_bound`] values: the envelope's where there is one.
@@ -646,21 +674,26 @@ impl FrontLine<'_> {
     /// The bound with this front class.
     #[inline]
     pub fn at(&self, front: u16) -> f64 {
-        let [pw, pt, pl, w, l] = self.fronts[front as usize];
-        let all = match self.players {
-            2 => pw,
-            3 => pw * pw,
-            _ => pw * pw * pw,
-        };
-        let c = &self.c;
-        c[0] + c[1] * pw
-            + c[2] * pt
-            + c[3] * pl
-            + c[4] * (pw * w)
-            + c[5] * (pl * l)
-            + c[6] * all
-            + c[7] * (all * w)
+        line_at(&self.fronts[front as usize], &self.c, self.players)
     }
+}
+
+/// A front line's bound at one front row (see [`TableEv::front_line`]).
+#[inline]
+fn line_at(front: &[f64; 5], c: &[f64; 8], players: usize) -> f64 {
+    let [pw, pt, pl, w, l] = *front;
+    let all = match players {
+        2 => pw,
+        3 => pw * pw,
+        _ => pw * pw * pw,
+    };
+    c[0] + c[1] * pw
+        + c[2] * pt
+        + c[3] * pl
+        + c[4] * (pw * w)
+        + c[5] * (pl * l)
+        + c[6] * all
+        + c[7] * (all * w)
 }
 
 /// The table objective's bound for the pruned search ([`Bound`]): [`TableEv::order_bound`] at
@@ -674,8 +707,16 @@ impl Bound for TableBound<'_> {
         self.0.order_bound(classes)
     }
 
+    #[inline]
+    fn at_diagonal(&self, front: u16, class: u16) -> f64 {
+        self.0.order_bound_diagonal(front, class)
+    }
+
     fn along_fronts(&self, middle: u16, back: u16) -> impl Fn(u16) -> f64 + '_ {
-        let line = self.0.front_line(middle, back);
+        let line = match middle == back {
+            true => self.0.diagonal_line(back),
+            false => self.0.front_line(middle, back),
+        };
         move |front| match &line {
             Some(line) => line.at(front),
             None => self.0.order_bound(&[front, middle, back]),
@@ -984,12 +1025,20 @@ mod tests {
                         continue;
                     };
                     lines += 1;
+                    // the diagonal's line, made once for the back's class, is the same line
+                    let diagonal = te.diagonal_line(back).expect("a line for every class");
+                    let (bound, same) = (TableBound(&te), te.front_line(back, back).unwrap());
+                    let along = bound.along_fronts(back, back);
                     for front in 0..FRONT_CLASSES as u16 {
                         let (got, want) = (line.at(front), te.order_bound(&[front, middle, back]));
                         assert!(
                             (got - want).abs() <= 1e-12 * (1.0 + want.abs()),
                             "{rules:?} at {players}: {front} {middle} {back}: {got} vs {want}"
                         );
+                        let at = same.at(front);
+                        assert_eq!(diagonal.at(front).to_bits(), at.to_bits());
+                        assert_eq!(along(front).to_bits(), at.to_bits());
+                        assert_eq!(bound.at_diagonal(front, back).to_bits(), at.to_bits());
                     }
                 }
             }
