@@ -4,9 +4,9 @@ run's seed and the round's index, so the gathered shards are the local run's row
 
 With a simulation directory, each task writes its own finished parts (``_dataset.write_part``,
 on a file system every task sees) and returns their entries; the driver adds them to the
-manifest as tasks finish. Ctrl-C cancels the tasks still running; parts a cancelled or crashed
-task finished before are adopted from their own metadata (``Dataset.tidy``), so only the parts
-in flight are lost."""
+manifest as tasks finish. Ctrl-C cancels the tasks still running and waits for them to end;
+parts a cancelled or crashed task finished before are then adopted from their own metadata
+(``Dataset.tidy``), so only the parts in flight are lost, and none lands after the report."""
 
 from __future__ import annotations
 
@@ -45,6 +45,20 @@ def _shard(
             return {**write_part(path, table, first, count, run), "tally": tally_state(tally)}
 
     return _play_range(rs, pols, seed, first, count, threads, sink, None)
+
+
+# Seconds to wait for cancelled tasks to end: a force-cancelled task's worker is killed, which
+# takes well under a second; the wait only bounds a cluster that does not answer.
+_CANCEL_WAIT = 10.0
+
+
+def _end(ray: Any, refs: list[Any]) -> None:
+    """Cancels the tasks of ``refs`` and waits until each has ended: cancelling only asks, and
+    a task may be writing a part until its worker is gone."""
+    for ref in refs:
+        ray.cancel(ref, force=True)
+    if refs:
+        ray.wait(refs, num_returns=len(refs), timeout=_CANCEL_WAIT)
 
 
 def split(todo: Sequence[tuple[int, int]], shards: int) -> list[tuple[int, int]]:
@@ -108,8 +122,7 @@ def play_shards(
                 advance(count)
     except BaseException as e:
         # Ctrl-C or a task that failed for good: no task keeps running after the call returns
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        _end(ray, list(pending))
         if not isinstance(e, KeyboardInterrupt):
             raise
         interrupted = True
