@@ -433,13 +433,14 @@ impl TableEv {
     /// search's 1e-9 margin (see [`TableEv::front_line`]).
     #[inline]
     pub fn order_bound_diagonal(&self, front: u16, class: u16) -> f64 {
-        match self.diagonal.get(class as usize) {
-            Some(c) => line_at(&self.bound_rows()[0][front as usize], c, self.players),
+        match self.diagonal_line(class) {
+            Some(line) => line.at(front),
             None => self.order_bound(&[front, class, class]),
         }
     }
 
     /// [`TableEv::front_line`] where the middle's class is the back's, made once.
+    #[inline]
     fn diagonal_line(&self, class: u16) -> Option<FrontLine<'_>> {
         self.diagonal.get(class as usize).map(|&c| FrontLine {
             fronts: &self.bound_rows()[0],
@@ -674,26 +675,21 @@ impl FrontLine<'_> {
     /// The bound with this front class.
     #[inline]
     pub fn at(&self, front: u16) -> f64 {
-        line_at(&self.fronts[front as usize], &self.c, self.players)
+        let [pw, pt, pl, w, l] = self.fronts[front as usize];
+        let all = match self.players {
+            2 => pw,
+            3 => pw * pw,
+            _ => pw * pw * pw,
+        };
+        let c = &self.c;
+        c[0] + c[1] * pw
+            + c[2] * pt
+            + c[3] * pl
+            + c[4] * (pw * w)
+            + c[5] * (pl * l)
+            + c[6] * all
+            + c[7] * (all * w)
     }
-}
-
-/// A front line's bound at one front row (see [`TableEv::front_line`]).
-#[inline]
-fn line_at(front: &[f64; 5], c: &[f64; 8], players: usize) -> f64 {
-    let [pw, pt, pl, w, l] = *front;
-    let all = match players {
-        2 => pw,
-        3 => pw * pw,
-        _ => pw * pw * pw,
-    };
-    c[0] + c[1] * pw
-        + c[2] * pt
-        + c[3] * pl
-        + c[4] * (pw * w)
-        + c[5] * (pl * l)
-        + c[6] * all
-        + c[7] * (all * w)
 }
 
 /// The table objective's bound for the pruned search ([`Bound`]): [`TableEv::order_bound`] at
