@@ -147,3 +147,44 @@ def test_compare_wheel_rekeys_a_reference_commits_tables(tmp_path: Path) -> None
     ours = cp.solve_batch(hands, "two_four", 2, cp.TableEV(tables=rekeyed))
     shipped_batch = cp.solve_batch(hands, "two_four", 2, cp.TableEV(tables=shipped))
     assert np.array_equal(np.asarray(ours.values), np.asarray(shipped_batch.values))
+
+
+def test_count_instructions_reports_a_hands_count_against_itself(tmp_path: Path) -> None:
+    # valgrind stood in for by a script that runs the child as it is and reports 1,000
+    # instructions a hand over a fixed start: the difference of the two runs over the hands
+    # between must come out at exactly that, for both sides, with the hands set alike.
+    fake = tmp_path / "valgrind"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import subprocess, sys\n"
+        "args = [a for a in sys.argv[1:] if not a.startswith(('--tool=', '--callgrind-out'))]\n"
+        "done = subprocess.run(args)\n"
+        "hands = int(args[args.index('--hands') + 1])\n"
+        "print(f'==1== Collected : {5_000_000 + 1_000 * hands}', file=sys.stderr)\n"
+        "sys.exit(done.returncode)\n"
+    )
+    fake.chmod(0o755)
+    import os
+
+    import chinese_poker as cp
+
+    package = str(Path(cp.__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, str(BENCHES / "count_instructions.py"), "--ref-path", package]
+        + ["--hands", "30", "--base", "10", "--players", "2", "3", "--own-tables"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, PATH=f"{tmp_path}{os.pathsep}{os.environ['PATH']}"),
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = re.findall(
+        r"^two_four +(\d) (\w+) +([\d,]+) +([\d,]+) +([\d.]+)x +(.*)$", done.stdout, re.M
+    )
+    assert rows == [
+        ("2", "reference", "1,000", "1,000", "1.00", "0 set apart"),
+        ("2", "own", "1,000", "1,000", "1.00", "not compared"),
+        ("3", "reference", "1,000", "1,000", "1.00", "0 set apart"),
+        ("3", "own", "1,000", "1,000", "1.00", "not compared"),
+    ], done.stdout
