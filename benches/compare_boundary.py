@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from compare_wheel import TIE, build_reference, measure
+from compare_wheel import TIE, build_reference, import_side, measure
 
 PLAYERS = (2, 4)
 # What is timed, in the order reported: (key, label, unit).
@@ -52,12 +52,7 @@ def _median_seconds(fn: Callable[[], object], units: int, repeats: int) -> float
 
 def worker(args: argparse.Namespace) -> None:
     """Every measurement of one side, in this process."""
-    if args.package_dir:
-        sys.path.insert(0, args.package_dir)
-    import chinese_poker as cp
-
-    if args.package_dir:
-        assert Path(cp.__file__).is_relative_to(args.package_dir), cp.__file__
+    cp = import_side(args.package_dir)
     with np.load(args.hands_file) as z:
         hands, table = z["hands"], z["table"]
     as_lists = hands[: args.calls].tolist()

@@ -141,17 +141,24 @@ def _rekeyed(cp: Any, path: str, preset: str, players: int, out: Path) -> str:
     return str(write_tables(copy, trained, meta))
 
 
+def import_side(package_dir: str) -> Any:
+    """``chinese_poker`` from ``package_dir`` (a reference's installed copy), or the current
+    one where it is ``""``: a worker process measures one side."""
+    if package_dir:
+        sys.path.insert(0, package_dir)
+    import chinese_poker as cp
+
+    if package_dir:
+        assert Path(cp.__file__).is_relative_to(package_dir), cp.__file__
+    return cp
+
+
 def worker(args: argparse.Namespace) -> None:
     """One measurement in this process: the hands with ``solve_batch``, then Monte Carlo."""
     import time
     import warnings
 
-    if args.package_dir:
-        sys.path.insert(0, args.package_dir)
-    import chinese_poker as cp
-
-    if args.package_dir:
-        assert Path(cp.__file__).is_relative_to(args.package_dir), cp.__file__
+    cp = import_side(args.package_dir)
     # the current wheel warns that the reference's tables carry an older key; they are the
     # same distributions
     warnings.simplefilter("ignore")

@@ -24,21 +24,14 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_wheel import REPO, TIE, _rekeyed, build_reference, shipped_tables  # noqa: E402
+from compare_wheel import REPO, TIE, _rekeyed, build_reference, import_side, shipped_tables
 
 
 def child(args: argparse.Namespace) -> None:
     """Solves the hands in this process (under callgrind) and saves their settings and values."""
     import warnings
 
-    if args.package_dir:
-        sys.path.insert(0, args.package_dir)
-    import chinese_poker as cp
-
-    if args.package_dir:
-        assert Path(cp.__file__).is_relative_to(args.package_dir), cp.__file__
+    cp = import_side(args.package_dir)
     warnings.simplefilter("ignore")  # a reference's tables carry an older key
     rng = np.random.default_rng(args.seed)
     hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :13].astype(np.uint8)
