@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from compare_wheel import TIE, build_reference, import_side, measure
+from compare_wheel import build_reference, import_side, measure, values_tie
 
 PLAYERS = (2, 4)
 # What is timed, in the order reported: (key, label, unit).
@@ -150,8 +150,7 @@ def main() -> None:
 def _check_same(ref: dict[str, Any], cur: dict[str, Any], name: str) -> str | None:
     """Why the two sides did not do the same work for ``name``, or ``None``."""
     same = np.all(ref[f"settings|{name}"] == cur[f"settings|{name}"], axis=1)
-    rv, cv = ref[f"values|{name}"], cur[f"values|{name}"]
-    tied = np.abs(rv - cv) <= TIE * (1.0 + np.maximum(np.abs(rv), np.abs(cv)))
+    tied = values_tie(ref[f"values|{name}"], cur[f"values|{name}"])
     if np.any(~same & ~tied):
         return f"{name}: {int(np.sum(~same & ~tied))} hands set differently (other tables?)"
     key = f"totals|{name}"

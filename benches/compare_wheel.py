@@ -52,6 +52,11 @@ REPO = Path(__file__).resolve().parent.parent
 TIE = 1e-9
 
 
+def values_tie(ref: np.ndarray, cur: np.ndarray) -> np.ndarray:
+    """Where two sides' values of the same hands tie (within ``TIE``, relative)."""
+    return np.abs(ref - cur) <= TIE * (1.0 + np.maximum(np.abs(ref), np.abs(cur)))
+
+
 def _git(*args: str) -> str:
     done = subprocess.run(
         ["git", "-C", str(REPO), *args], capture_output=True, text=True, check=True
@@ -517,8 +522,7 @@ def report(
     ref, cur = runs[0]
     same = np.all(ref["settings"] == cur["settings"], axis=1)
     print(f"identical settings: {int(same.sum()):,} of {len(same):,} hands ({same.mean():.1%})")
-    scale = 1.0 + np.maximum(np.abs(ref["values"]), np.abs(cur["values"]))
-    tied = np.abs(ref["values"] - cur["values"]) <= TIE * scale
+    tied = values_tie(ref["values"], cur["values"])
     untied = np.flatnonzero(~same & ~tied)
     print(f"differing settings with tied values: {int((~same & tied).sum())}")
     if "mc_seconds" in ref:

@@ -24,7 +24,14 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from compare_wheel import REPO, TIE, _rekeyed, build_reference, import_side, shipped_tables
+from compare_wheel import (
+    REPO,
+    _rekeyed,
+    build_reference,
+    import_side,
+    shipped_tables,
+    values_tie,
+)
 
 
 def child(args: argparse.Namespace) -> None:
@@ -74,8 +81,7 @@ def per_hand(
 def untied(ref: dict[str, np.ndarray], cur: dict[str, np.ndarray]) -> int:
     """Hands the two sides set differently with values that do not tie."""
     same = np.all(ref["settings"] == cur["settings"], axis=1)
-    scale = 1.0 + np.maximum(np.abs(ref["values"]), np.abs(cur["values"]))
-    return int((~same & (np.abs(ref["values"] - cur["values"]) > TIE * scale)).sum())
+    return int((~same & ~values_tie(ref["values"], cur["values"])).sum())
 
 
 def main() -> None:
@@ -122,9 +128,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for preset in args.presets:
             for players in args.players:
+                ref_tables = str(shipped_tables(ref_pkg, preset, players))
                 kinds = [("reference", ref_pkg)] + [("own", REPO / "python")] * args.own_tables
                 for kind, cur_tables_pkg in kinds:
-                    ref_tables = str(shipped_tables(ref_pkg, preset, players))
                     cur_tables = str(shipped_tables(cur_tables_pkg, preset, players))
                     cur_tables = _rekeyed(cp, cur_tables, preset, players, Path(tmp) / "t.npz")
                     common = ["--preset", preset, "--players", str(players)]
