@@ -27,7 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from compare_wheel import build_reference, import_side, measure, values_tie
+from compare_wheel import (
+    add_reference_args,
+    import_side,
+    measure,
+    reference_package,
+    values_tie,
+)
 
 PLAYERS = (2, 4)
 # What is timed, in the order reported: (key, label, unit).
@@ -99,12 +105,7 @@ def worker(args: argparse.Namespace) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--ref", default="2104d42", help="commit to compare against")
-    p.add_argument(
-        "--ref-path",
-        help="an installed reference package's directory (no build); e.g. the "
-        "current one, to check the comparison itself",
-    )
+    add_reference_args(p, "2104d42")
     p.add_argument("--hands", type=int, default=4000, help="solve_batch hands")
     p.add_argument("--calls", type=int, default=400, help="hands solved one call each")
     p.add_argument("--settle-calls", type=int, default=4000)
@@ -125,10 +126,7 @@ def main() -> None:
         from chinese_poker import _core
 
         args.presets = list(_core.PRESET_NAMES)
-    if args.ref_path:
-        ref_pkg, label = Path(args.ref_path).resolve(), str(args.ref_path)
-    else:
-        ref_pkg, label = build_reference(args.ref), args.ref
+    ref_pkg, label = reference_package(args)
     rng = np.random.default_rng(args.seed)
     hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :13].astype(np.uint8)
     table = rng.permutation(52).astype(np.uint8).reshape(4, 13)  # one round's four hands

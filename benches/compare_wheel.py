@@ -72,6 +72,24 @@ def _maturin() -> str:
     return found
 
 
+def add_reference_args(p: argparse.ArgumentParser, default: str) -> None:
+    """The ``--ref`` and ``--ref-path`` options of every comparison against another wheel."""
+    p.add_argument("--ref", default=default, help="commit to compare against")
+    p.add_argument(
+        "--ref-path",
+        help="an installed reference package's directory (no build); e.g. the "
+        "current one, to check the comparison itself",
+    )
+
+
+def reference_package(args: argparse.Namespace) -> tuple[Path, str]:
+    """The reference's installed package directory and its label: ``--ref-path`` as given,
+    else ``--ref``'s wheel (built once)."""
+    if args.ref_path:
+        return Path(args.ref_path).resolve(), str(args.ref_path)
+    return build_reference(args.ref), args.ref
+
+
 def build_reference(ref: str) -> Path:
     """The directory holding the reference commit's installed ``chinese_poker``."""
     sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
@@ -263,12 +281,7 @@ def pair_medians(
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--ref", default="daf8f1c", help="commit to compare against")
-    p.add_argument(
-        "--ref-path",
-        help="an installed reference package's directory (no build); e.g. the "
-        "current one, to check the comparison itself",
-    )
+    add_reference_args(p, "daf8f1c")
     p.add_argument("--hands", type=int, default=20_000)
     p.add_argument("--rounds", type=int, default=5, help="reference/current pairs")
     p.add_argument(
@@ -314,10 +327,7 @@ def main() -> None:
         worker(args)
         return
 
-    if args.ref_path:
-        ref_pkg, label = Path(args.ref_path).resolve(), str(args.ref_path)
-    else:
-        ref_pkg, label = build_reference(args.ref), args.ref
+    ref_pkg, label = reference_package(args)
     rng = np.random.default_rng(args.seed)
     hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :13].astype(np.uint8)
     if args.presets is None:

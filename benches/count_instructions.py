@@ -27,8 +27,9 @@ import numpy as np
 from compare_wheel import (
     REPO,
     _rekeyed,
-    build_reference,
+    add_reference_args,
     import_side,
+    reference_package,
     shipped_tables,
     values_tie,
 )
@@ -86,8 +87,7 @@ def untied(ref: dict[str, np.ndarray], cur: dict[str, np.ndarray]) -> int:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--ref", default="2104d42", help="commit to compare against")
-    p.add_argument("--ref-path", help="an installed reference package's directory (no build)")
+    add_reference_args(p, "2104d42")
     p.add_argument("--presets", nargs="+", default=["two_four"], help="names, or all")
     p.add_argument("--players", type=int, nargs="+", default=[2])
     p.add_argument("--own-tables", action="store_true", help="also each wheel its own tables")
@@ -111,10 +111,7 @@ def main() -> None:
 
     import chinese_poker as cp
 
-    if args.ref_path:
-        ref_pkg, label = Path(args.ref_path).resolve(), str(args.ref_path)
-    else:
-        ref_pkg, label = build_reference(args.ref), args.ref
+    ref_pkg, label = reference_package(args)
     if args.presets == ["all"]:
         from chinese_poker import _core
 
