@@ -236,6 +236,30 @@ pub struct FiveClasses {
     /// `[state][rank]` (0 for a fifth of a kind, which no hand holds; sized to a power of two,
     /// so that masked indices need no bounds checks).
     by_four: Box<[[u64; 16]; 2048]>,
+    /// Each 13-bit rank mask's position among the masks with as many ranks, in increasing
+    /// order, the ten straights left out of the five-rank masks (see [`FiveClasses::class_of_raw`]).
+    rank_index: Box<[u16; 1 << 13]>,
+    /// The class of each category's weakest five.
+    base: [u16; 9],
+    /// A straight's position among the wheel's ten straights, by its top value.
+    straights: [u16; 16],
+}
+
+/// The ten straights' rank masks (a wheel's too: both wheels count it a straight).
+fn is_straight(mask: u16) -> bool {
+    mask == 1 << 12 | 0b1111 || (0..9).any(|low| mask == 0b11111 << low)
+}
+
+/// [`FiveClasses::rank_index`]: a position counter per number of ranks, walked up the masks.
+fn rank_index() -> Box<[u16; 1 << 13]> {
+    let mut out = Box::new([0u16; 1 << 13]);
+    let mut next = [0u16; 14];
+    for (mask, slot) in out.iter_mut().enumerate() {
+        let n = mask.count_ones() as usize;
+        *slot = next[n];
+        next[n] += !(n == 5 && is_straight(mask as u16)) as u16;
+    }
+    out
 }
 
 impl FiveClasses {
@@ -268,7 +292,19 @@ impl FiveClasses {
                     by_four[s4][r] = packed_multiset[id as usize];
                 }
             }
+            let mut base = [u16::MAX; 9];
+            let mut straights = [0u16; 16];
+            for (i, &raw) in classes.five.iter().enumerate() {
+                let cat = HandRank::category_index_of_raw(raw);
+                base[cat] = base[cat].min(i as u16);
+                if cat == Category::Straight as usize {
+                    straights[HandRank::nibble_of_raw(raw, 0) as usize] = i as u16 - base[cat];
+                }
+            }
             FiveClasses {
+                rank_index: rank_index(),
+                base,
+                straights,
                 t,
                 w,
                 multiset: t.multiset5[w].iter().map(|&r| class(r)).collect(),
@@ -292,21 +328,33 @@ impl FiveClasses {
         self.packed_flush[(rank_mask & 0x1fff) as usize]
     }
 
-    /// Class of a 5-card raw rank of this wheel, rebuilt from the ranks it is made of (the
-    /// multiset's weight sum, or a flush's rank mask): a few loads where [`Classes::index`]
-    /// binary-searches 7,462 ranks.
+    /// Class of a 5-card raw rank of this wheel, worked out from its category and ranks: the
+    /// category's first class, then the rank's place inside it (rank sets by their masks'
+    /// places in [`FiveClasses::rank_index`], a pair or trips' kickers among the other twelve
+    /// ranks). One load from a 16 KB table, where the evaluator's lookup reads its 722 KB one.
     #[inline]
     pub fn class_of_raw(&self, raw: u32) -> u16 {
-        let (parts, flush) = five_parts(raw);
-        if flush {
-            let mask = parts
-                .iter()
-                .fold(0u16, |m, &(r, n)| m | ((n > 0) as u16) << r);
-            return self.flush[mask as usize & 0x1fff];
-        }
-        let w = |rank: u32| self.t.card_weight[(rank * 4) as usize & 63];
-        let sum: u32 = parts.iter().map(|&(r, n)| n * w(r)).sum();
-        self.multiset[self.t.key5[sum as usize] as usize]
+        let cat = HandRank::category_index_of_raw(raw);
+        // rank nibble i as a rank 0..=12 (deuce 0) and as a bit
+        let r = |i: usize| HandRank::nibble_of_raw(raw, i).wrapping_sub(2) & 15;
+        let bit = |i: usize| 1u16 << r(i);
+        let at = |mask: u16| self.rank_index[mask as usize & 0x1fff];
+        // a mask of the ranks other than `skip`, as a mask over twelve ranks
+        let squeeze = |mask: u16, skip: u32| mask & ((1 << skip) - 1) | mask >> (skip + 1) << skip;
+        // a rank's place among the twelve others than `skip`
+        let other = |rank: u32, skip: u32| (rank - (rank > skip) as u32) as u16;
+        let within = match cat {
+            // high card, flush
+            0 | 5 => at(bit(0) | bit(1) | bit(2) | bit(3) | bit(4)),
+            1 => r(0) as u16 * 220 + at(squeeze(bit(1) | bit(2) | bit(3), r(0))),
+            2 => at(bit(0) | bit(1)) * 11 + other(other(r(2), r(0)) as u32, r(1)),
+            3 => r(0) as u16 * 66 + at(squeeze(bit(1) | bit(2), r(0))),
+            // straight, straight flush: by the top card
+            4 | 8 => self.straights[HandRank::nibble_of_raw(raw, 0) as usize & 15],
+            // full house, quads
+            _ => r(0) as u16 * 12 + other(r(1), r(0)),
+        };
+        self.base[cat] + within
     }
 
     /// (raw rank, class) of 5 distinct codes; the same lookups as `Evaluator::eval5`.
