@@ -138,7 +138,7 @@ pub(crate) fn rank_of_counts(counts: &[u8; 13], flush: bool, wheel: Wheel) -> Ha
 }
 
 /// Top value of a 5-card straight in the `HandRank` encoding, if the ranks form one.
-fn straight_top(counts: &[u8; 13], wheel: Wheel) -> Option<u8> {
+pub(crate) fn straight_top(counts: &[u8; 13], wheel: Wheel) -> Option<u8> {
     let mask: u32 = (0..13)
         .filter(|&r| counts[r] == 1)
         .fold(0, |m, r| m | 1 << r);

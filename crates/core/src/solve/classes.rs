@@ -2,7 +2,7 @@
 //! of its row size (455 for a front, 7,462 for a 5-card row), weakest first. Per-rank tables
 //! (row values, outcome tables) are arrays indexed by these, because raw values are sparse.
 
-use crate::eval::tables::{tables, wheel_index, Tables, RANK_WEIGHT};
+use crate::eval::tables::{straight_top, tables, wheel_index, Tables, RANK_WEIGHT};
 use crate::eval::{Category, HandRank, Wheel};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -245,19 +245,16 @@ pub struct FiveClasses {
     straights: [u16; 16],
 }
 
-/// The ten straights' rank masks (a wheel's too: both wheels count it a straight).
-fn is_straight(mask: u16) -> bool {
-    mask == 1 << 12 | 0b1111 || (0..9).any(|low| mask == 0b11111 << low)
-}
-
-/// [`FiveClasses::rank_index`]: a position counter per number of ranks, walked up the masks.
+/// [`FiveClasses::rank_index`]: a position counter per number of ranks, walked up the masks,
+/// that skips what the evaluator calls a straight (the same masks for either wheel).
 fn rank_index() -> Box<[u16; 1 << 13]> {
     let mut out = Box::new([0u16; 1 << 13]);
     let mut next = [0u16; 14];
     for (mask, slot) in out.iter_mut().enumerate() {
         let n = mask.count_ones() as usize;
+        let counts = std::array::from_fn(|r| (mask >> r & 1) as u8);
         *slot = next[n];
-        next[n] += !(n == 5 && is_straight(mask as u16)) as u16;
+        next[n] += straight_top(&counts, Wheel::Low).is_none() as u16;
     }
     out
 }
