@@ -46,6 +46,7 @@ demo: wheel
 lint: $(VENV)/.ready
 	cargo fmt --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo clippy -p chinese-poker --all-targets --features search-stats --quiet -- -D warnings
 	$(VENV)/bin/ruff check python tests benches
 	$(VENV)/bin/ruff format --check python tests benches
 	$(VENV)/bin/mypy

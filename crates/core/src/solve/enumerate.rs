@@ -42,6 +42,17 @@ use super::classes::{
 use crate::eval::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_SHIFT};
 use std::sync::OnceLock;
 
+/// Adds `n` to one of `Scratch::stats`' counters where the `search-stats` feature is on, and is
+/// nothing where it is off (every shipped build).
+macro_rules! count {
+    ($scratch:expr, $field:ident, $n:expr) => {
+        #[cfg(feature = "search-stats")]
+        {
+            $scratch.stats.$field += $n as u64;
+        }
+    };
+}
+
 /// Backs are bucketed by category and leading rank nibble: a raw rank shifted past the other
 /// nibbles.
 const BUCKET_SHIFT: u32 = NIBBLE_SHIFT[0];
@@ -206,6 +217,9 @@ pub struct Scratch {
     kept: Vec<Best>,
     /// How many splits the last bounded search valued.
     valued: usize,
+    /// What the searches on this scratch did, summed (feature `search-stats`).
+    #[cfg(feature = "search-stats")]
+    pub stats: super::search_stats::SearchStats,
 }
 
 impl Default for Scratch {
@@ -231,6 +245,8 @@ impl Default for Scratch {
             keep: 1,
             kept: Vec::with_capacity(16),
             valued: 0,
+            #[cfg(feature = "search-stats")]
+            stats: Default::default(),
         }
     }
 }
@@ -753,6 +769,9 @@ impl Scratch {
         });
         self.load_fives(hand, fc, cut);
         self.bucket_backs(cut);
+        count!(self, searches, 1);
+        count!(self, backs_past_cut, self.n_backs);
+        count!(self, buckets, self.buckets.len());
         self.best_middle[..FRONT_CLASSES].fill(0);
         self.group.clear();
         self.group_live.clear();
@@ -794,6 +813,8 @@ impl Scratch {
             }
             // (ascending, walked from the end: the keys are distinct)
             self.sorted[start..end].sort_unstable();
+            count!(self, buckets_sorted, 1);
+            count!(self, backs_sorted, end - start);
             for bi in (start..end).rev() {
                 let key = self.sorted[bi];
                 let back = (key & 0x1fff) as u16;
@@ -840,6 +861,7 @@ impl Scratch {
                 if group_skip {
                     continue;
                 }
+                count!(self, backs_walked, 1);
                 let rest = ALL13 ^ back;
                 let counts = self.counts(rest);
                 // With this back's own cards: middle ≤ mb, front ≤ min(fb, mb).
@@ -857,6 +879,7 @@ impl Scratch {
                 // Everything up to which fronts to try depends on the back only through the
                 // rest's best five (its ranks are the group's): backs of a group share it.
                 if plan.0 != b5 {
+                    count!(self, plans, 1);
                     let back = Back {
                         rb,
                         cb,
@@ -879,6 +902,7 @@ impl Scratch {
                 else {
                     continue;
                 };
+                count!(self, backs_with_fronts, 1);
                 // Branch-free filtering into a small buffer: the tests are data-dependent and
                 // mostly fail, which a branch would mispredict.
                 let mut n = 0u8;
@@ -891,6 +915,7 @@ impl Scratch {
                     n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as u8;
                 };
                 if live - start <= SCAN_LIMIT {
+                    count!(self, fronts_scanned, live - start);
                     // first the fronts inside the rest (at most 56), by masks alone; then their
                     // ranks, so that only these pay for the scattered loads
                     let mut k = 0u8;
@@ -902,6 +927,7 @@ impl Scratch {
                         keep(f as u16, (f >> 16) as u16, true, self);
                     }
                 } else {
+                    count!(self, rests_split, 1);
                     let (lo, hi) = expand_tables(rest);
                     for &p in &st.pat56 {
                         let p = !p;
@@ -910,6 +936,7 @@ impl Scratch {
                         keep(front, fc, fc >= need, self);
                     }
                 }
+                count!(self, candidates, n);
                 for &front in &hits[..n as usize] {
                     self.push_candidate(front, rest ^ front, back, rb);
                     if BOUNDED {
@@ -919,6 +946,7 @@ impl Scratch {
             }
         }
         self.flush_group::<BOUNDED, V>(value, &mut best);
+        count!(self, valued, self.valued);
         best
     }
 

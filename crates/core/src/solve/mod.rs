@@ -13,6 +13,8 @@ mod explain;
 pub mod model;
 pub mod monte_carlo;
 pub mod objective;
+#[cfg(feature = "search-stats")]
+pub mod search_stats;
 mod solved;
 pub mod table_ev;
 pub mod tables_file;

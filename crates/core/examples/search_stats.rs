@@ -1,0 +1,61 @@
+//! What the table objective's search does for a hand, per preset: the means of
+//! `solve::search_stats::SearchStats` over dealt hands (docs/performance.md, "What a hand
+//! costs"). Needs the `search-stats` feature:
+//!
+//! ```text
+//! cargo run --release -p chinese-poker --features search-stats --example search_stats -- two_four 2
+//! cargo run --release -p chinese-poker --features search-stats --example search_stats -- all 2 --hands 3000
+//! ```
+//!
+//! Run from the repository root: it reads the shipped tables in `python/chinese_poker/data`.
+//! The hands are those `solve_profile` deals (the 4-player rounds of a run, seed 7).
+
+use chinese_poker::presets::PRESET_NAMES;
+use chinese_poker::sim::deal::deal;
+use chinese_poker::solve::{best_table_ev, load_shipped, Scratch};
+use chinese_poker::Rules;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let preset = args.first().map_or("two_four", String::as_str);
+    let players: usize = args
+        .get(1)
+        .map_or(2, |p| p.parse().expect("players: 2 to 4"));
+    let hands: usize = args
+        .iter()
+        .position(|a| a == "--hands")
+        .map_or(1000, |i| args[i + 1].parse().expect("--hands: a count"));
+    let presets: Vec<&str> = match preset {
+        "all" => PRESET_NAMES.to_vec(),
+        name => vec![name],
+    };
+    let dealt: Vec<[u8; 13]> = deal(7, 0, hands.div_ceil(4), 4)
+        .expect("4 players")
+        .chunks_exact(13)
+        .take(hands)
+        .map(|h| h.try_into().expect("13 cards"))
+        .collect();
+    for name in presets {
+        let rules = Rules::preset(name).expect("a preset name");
+        let te =
+            load_shipped("python/chinese_poker/data", &rules, players).expect("shipped tables");
+        let mut scratch = Scratch::default();
+        for hand in &dealt {
+            best_table_ev(&te, hand, &mut scratch);
+        }
+        let s = scratch.stats;
+        // what the search's order implies, so that a counter that stops counting shows
+        assert_eq!(s.searches as usize, dealt.len());
+        assert!(s.backs_sorted <= s.backs_past_cut && s.backs_walked <= s.backs_sorted);
+        assert!(s.backs_with_fronts <= s.backs_walked && s.valued <= s.candidates);
+        let per_hand: Vec<String> = s.named()[1..]
+            .iter()
+            .map(|(k, v)| format!("{k} {:.1}", *v as f64 / s.searches as f64))
+            .collect();
+        println!(
+            "{name} at {players}, {} hands, a hand: {}",
+            s.searches,
+            per_hand.join(", ")
+        );
+    }
+}
