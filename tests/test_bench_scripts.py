@@ -188,3 +188,20 @@ def test_count_instructions_reports_a_hands_count_against_itself(tmp_path: Path)
         ("3", "reference", "1,000", "1,000", "1.00", "0 set apart"),
         ("3", "own", "1,000", "1,000", "1.00", "not compared"),
     ], done.stdout
+
+
+def test_per_call_gap_prints_its_table() -> None:
+    out = _run(
+        str(BENCHES / "per_call_gap.py"),
+        "--hands",
+        "20",
+        "--repeats",
+        "1",
+        "--presets",
+        "two_four",
+        "maceplay",
+        "--players",
+        "2",
+    )
+    assert re.search(r"^\| two_four \| 2 \| [\d.]+ \| [+-][\d.]+ \| [+-][\d.]+ \|$", out, re.M)
+    assert re.search(r"^\| maceplay \| 2 \| ", out, re.M)
