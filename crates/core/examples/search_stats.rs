@@ -11,17 +11,16 @@
 //! The hands are those `solve_profile` deals (the 4-player rounds of a run, seed 7).
 
 use chinese_poker::presets::PRESET_NAMES;
-use chinese_poker::sim::deal::deal;
 use chinese_poker::solve::{best_table_ev, load_shipped, Scratch};
 use chinese_poker::Rules;
 
+mod common;
+use common::{hands, preset_and_players};
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let preset = args.first().map_or("two_four", String::as_str);
-    let players: usize = args
-        .get(1)
-        .map_or(2, |p| p.parse().expect("players: 2 to 4"));
-    let hands: usize = args
+    let (preset, players) = preset_and_players(&args);
+    let count: usize = args
         .iter()
         .position(|a| a == "--hands")
         .map_or(1000, |i| args[i + 1].parse().expect("--hands: a count"));
@@ -29,12 +28,7 @@ fn main() {
         "all" => PRESET_NAMES.to_vec(),
         name => vec![name],
     };
-    let dealt: Vec<[u8; 13]> = deal(7, 0, hands.div_ceil(4), 4)
-        .expect("4 players")
-        .chunks_exact(13)
-        .take(hands)
-        .map(|h| h.try_into().expect("13 cards"))
-        .collect();
+    let dealt = hands(count, 7);
     for name in presets {
         let rules = Rules::preset(name).expect("a preset name");
         let te =

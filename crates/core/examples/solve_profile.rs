@@ -12,19 +12,12 @@
 //! 1,000 dealt hands through `best_table_ev`, whose instructions callgrind counts.
 
 use chinese_poker::hand::Hand;
-use chinese_poker::sim::deal::deal;
 use chinese_poker::solve::{best_table_ev, decide_table_ev, load_shipped, Scratch};
 use chinese_poker::Rules;
 use std::time::Instant;
 
-/// `n` hands (a multiple of 4) as the simulator deals them: the 4-player rounds of a run.
-fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
-    deal(seed, 0, n / 4, 4)
-        .expect("4 players")
-        .chunks_exact(13)
-        .map(|h| h.try_into().expect("13 cards"))
-        .collect()
-}
+mod common;
+use common::{hands, preset_and_players};
 
 /// µs a hand of `f` over `hands`, per pass.
 fn passes(n: usize, hands: usize, mut f: impl FnMut() -> u64) -> Vec<f64> {
@@ -39,10 +32,7 @@ fn passes(n: usize, hands: usize, mut f: impl FnMut() -> u64) -> Vec<f64> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let preset = args.first().map_or("two_four", String::as_str);
-    let players: usize = args
-        .get(1)
-        .map_or(2, |p| p.parse().expect("players: 2 to 4"));
+    let (preset, players) = preset_and_players(&args);
     let rules = Rules::preset(preset).expect("a preset name");
     let te = load_shipped("python/chinese_poker/data", &rules, players).expect("shipped tables");
     let mut scratch = Scratch::default();
