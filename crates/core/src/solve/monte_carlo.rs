@@ -109,18 +109,29 @@ pub fn sample_opponents(
     i: u64,
     scratch: &mut Scratch,
 ) -> Vec<Opponent> {
+    // (on the stack, and each hand sorted through a mask of its codes: this runs every sample)
     let mine = hand.iter().fold(0u64, |m, &c| m | 1 << c);
-    let mut unseen: Vec<u8> = (0..52u8).filter(|c| mine >> c & 1 == 0).collect();
+    let mut unseen = [0u8; 39];
+    let mut left = !mine & ((1 << 52) - 1);
+    for u in unseen.iter_mut() {
+        *u = left.trailing_zeros() as u8;
+        left &= left - 1;
+    }
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(mix(seed, i));
     let need = 13 * (players - 1);
     for k in 0..need {
         let j = rng.random_range(k..unseen.len());
         unseen.swap(k, j);
     }
-    (0..players - 1)
-        .map(|p| {
-            let mut h: [u8; 13] = unseen[13 * p..13 * p + 13].try_into().expect("13");
-            h.sort_unstable();
+    unseen[..need]
+        .chunks_exact(13)
+        .map(|dealt| {
+            let mut codes = dealt.iter().fold(0u64, |m, &c| m | 1 << c);
+            let h: [u8; 13] = std::array::from_fn(|_| {
+                let c = codes.trailing_zeros() as u8;
+                codes &= codes - 1;
+                c
+            });
             policy_decision(rules, policy, &Hand::trusted(h), scratch)
         })
         .collect()
@@ -147,22 +158,23 @@ pub fn opponent_sweeps(rules: &Rules, opps: &[Opponent]) -> Vec<bool> {
 /// codes (−3 to 3, stored +3) the points are affine in the row units' difference on either side
 /// of 0 (the overall point takes its sign, a scoop multiplies or adds), so a slope and an offset
 /// for a negative, zero or positive difference give them exactly without branches.
+/// (Sized to powers of two, so that the masked codes and sides index them without a check.)
 struct PointsTable {
-    slope: [i64; 7],
-    offset: [[i64; 3]; 7],
+    slope: [i64; 8],
+    offset: [[i64; 4]; 8],
 }
 
 impl PointsTable {
     fn new(rules: &Rules) -> Self {
         let mut t = PointsTable {
-            slope: [0; 7],
-            offset: [[0; 3]; 7],
+            slope: [0; 8],
+            offset: [[0; 4]; 8],
         };
         for code in 0..7 {
             let f = |diff: i64| rows_score(rules, diff, code as i32 - 3).points;
             let slope = f(2) - f(1);
             t.slope[code] = slope;
-            t.offset[code] = [f(-1) + slope, f(0), f(1) - slope];
+            t.offset[code] = [f(-1) + slope, f(0), f(1) - slope, 0];
         }
         t
     }
@@ -173,7 +185,7 @@ impl PointsTable {
     fn points(&self, packed: i64) -> (i64, usize) {
         let code = (packed & 7) as usize;
         let diff = packed >> 3;
-        let side = (diff.signum() + 1) as usize;
+        let side = (diff.signum() + 1) as usize & 3;
         (self.slope[code] * diff + self.offset[code][side], code)
     }
 }
@@ -203,11 +215,15 @@ pub struct CandidateScorer<'a> {
     /// `b` (`won[r][a][b]`), and of one that loses to it (`lost[r][a][b]`).
     won: [[[i64; CATEGORIES]; CATEGORIES]; 3],
     lost: [[[i64; CATEGORIES]; CATEGORIES]; 3],
-    /// Per candidate, where each of its rows sits in `keys`.
+    /// Per candidate, where each of its rows' outcomes sits in an opponent's part of
+    /// `outcomes`: row r's key at position i of `keys[r]` at i plus the keys of the rows before.
     index: Vec<[u32; 3]>,
-    /// Per played opponent of the current sample and row: each distinct key's packed
-    /// [`row_outcome`] against the opponent's row, `keys[r].len()` entries per opponent.
-    outcomes: [Vec<i64>; 3],
+    /// Per played opponent of the current sample: each distinct key's packed [`row_outcome`]
+    /// against the opponent's row, the front's keys, then the middle's, then the back's (one
+    /// block of `width` entries an opponent, so that a candidate's three reads share a base).
+    outcomes: Vec<i64>,
+    /// The distinct keys of the three rows.
+    width: usize,
     /// Per played opponent: whether it scoops every other opponent ([`opponent_sweeps`]).
     sweeps: Vec<bool>,
     /// What the opponents who did not play take or pay, whatever the candidate.
@@ -226,14 +242,16 @@ impl<'a> CandidateScorer<'a> {
             k.dedup();
             k
         });
+        let before = [0, keys[0].len(), keys[0].len() + keys[1].len()];
         let index = candidates
             .iter()
             .map(|c| {
                 std::array::from_fn(|r| {
-                    keys[r].binary_search(&c[r]).expect("a candidate's row") as u32
+                    (before[r] + keys[r].binary_search(&c[r]).expect("a candidate's row")) as u32
                 })
             })
             .collect();
+        let width = keys.iter().map(Vec::len).sum();
         let cats = keys
             .each_ref()
             .map(|k| k.iter().map(|&x| key_category(x) as u8).collect());
@@ -255,7 +273,8 @@ impl<'a> CandidateScorer<'a> {
             won,
             lost,
             index,
-            outcomes: Default::default(),
+            outcomes: Vec::new(),
+            width,
             sweeps: Vec::new(),
             fixed: 0,
             sweep_on: false,
@@ -267,7 +286,7 @@ impl<'a> CandidateScorer<'a> {
     /// [`opponent_sweeps`] gives for `opps`).
     pub fn load(&mut self, opps: &[Opponent], sweeps: &[bool]) {
         let rules = self.rules;
-        self.outcomes.iter_mut().for_each(Vec::clear);
+        self.outcomes.clear();
         self.sweeps.clear();
         self.fixed = 0;
         self.all_played = true;
@@ -277,8 +296,9 @@ impl<'a> CandidateScorer<'a> {
                 Opponent::Played { keys, .. } => {
                     // the distinct keys are sorted: those below the opponent's lose to it,
                     // those above win, and only the categories set the units
-                    for (r, out) in self.outcomes.iter_mut().enumerate() {
-                        let (kb, cb) = (keys[r], key_category(keys[r]));
+                    let out = &mut self.outcomes;
+                    for (r, &kb) in keys.iter().enumerate() {
+                        let cb = key_category(kb);
                         let (mine, cats) = (&self.keys[r], &self.cats[r]);
                         let below = mine.partition_point(|&ka| ka < kb);
                         let tie = usize::from(mine.get(below) == Some(&kb));
@@ -304,13 +324,41 @@ impl<'a> CandidateScorer<'a> {
     /// Exact points of candidate `c` against the opponents [`CandidateScorer::load`]ed.
     #[inline(always)]
     pub fn score(&self, c: usize) -> i64 {
-        if self.sweeps.len() == 1 && !self.sweep_on {
-            // one opponent played and nobody can sweep (heads-up): one matchup, inline
-            let [i0, i1, i2] = self.index[c].map(|i| i as usize);
-            let [o0, o1, o2] = &self.outcomes;
-            return self.fixed + self.table.points(o0[i0] + o1[i1] + o2[i2]).0;
+        if self.heads_up() {
+            return self.score_heads_up(self.index[c]);
         }
         self.score_table(c)
+    }
+
+    /// `add(sums of c, points of c)` for every candidate `c`, in order, the points as
+    /// [`CandidateScorer::score`] gives them. (Not inlined: the loop gets registers of its own.)
+    #[inline(never)]
+    fn add_scores(&self, sums: &mut [WordSums], add: impl Fn(&mut WordSums, i64)) {
+        if !self.heads_up() {
+            sums.iter_mut()
+                .enumerate()
+                .for_each(|(c, s)| add(s, self.score_table(c)));
+            return;
+        }
+        for (s, &i) in sums.iter_mut().zip(&self.index) {
+            add(s, self.score_heads_up(i));
+        }
+    }
+
+    /// Whether one opponent played and nobody can sweep (heads-up): one matchup a candidate.
+    #[inline(always)]
+    fn heads_up(&self) -> bool {
+        self.sweeps.len() == 1 && !self.sweep_on
+    }
+
+    /// The points of the candidate whose rows' outcomes sit at `index`, heads-up.
+    #[inline(always)]
+    fn score_heads_up(&self, [i0, i1, i2]: [u32; 3]) -> i64 {
+        let o = &self.outcomes;
+        self.fixed
+            + (self.table)
+                .points(o[i0 as usize] + o[i1 as usize] + o[i2 as usize])
+                .0
     }
 
     /// [`CandidateScorer::score`] against every played opponent, sweeps included.
@@ -318,11 +366,13 @@ impl<'a> CandidateScorer<'a> {
     fn score_table(&self, c: usize) -> i64 {
         let mult = self.rules.sweep.multiplier as i64;
         let [i0, i1, i2] = self.index[c].map(|i| i as usize);
-        let [o0, o1, o2] = &self.outcomes;
-        let [n0, n1, n2] = [&self.keys[0], &self.keys[1], &self.keys[2]].map(Vec::len);
         let (mut total, mut all) = (self.fixed, self.all_played);
-        for (j, &sweeps) in self.sweeps.iter().enumerate() {
-            let packed = o0[j * n0 + i0] + o1[j * n1 + i1] + o2[j * n2 + i2];
+        for (&sweeps, o) in self
+            .sweeps
+            .iter()
+            .zip(self.outcomes.chunks_exact(self.width))
+        {
+            let packed = o[i0] + o[i1] + o[i2];
             let (points, code) = self.table.points(packed);
             all &= code == 6;
             total += if self.sweep_on && code == 0 && sweeps {
@@ -559,6 +609,9 @@ pub fn race(
         let mut out = vec![Sums::default(); k];
         let mut local = vec![WordSums::default(); k];
         let mut pending = 0;
+        // (`live` holds increasing candidates, so all of them exactly when as many; without
+        // racing it always does)
+        let all = live.len() == k;
         if stop() {
             return out; // the step ends with `Error::Interrupted`: these sums are not used
         }
@@ -566,17 +619,15 @@ pub fn race(
             for i in chunk.start.max(samples.start)..chunk.end.min(samples.end) {
                 let opps = sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
                 scorer.load(&opps, &opponent_sweeps(rules, &opps));
-                if racing {
-                    let anchor = scorer.score(0);
-                    for &c in live {
-                        let p = if c == 0 { anchor } else { scorer.score(c) };
-                        local[c].add(p, p - anchor);
-                    }
-                } else {
+                let anchor = scorer.score(0);
+                match (racing, all) {
                     // only the means decide: no differences to keep
-                    for &c in live {
-                        local[c].add_points(scorer.score(c));
-                    }
+                    (false, _) => scorer.add_scores(&mut local, WordSums::add_points),
+                    (true, true) => scorer.add_scores(&mut local, |s, p| s.add(p, p - anchor)),
+                    (true, false) => live.iter().for_each(|&c| {
+                        let p = scorer.score(c);
+                        local[c].add(p, p - anchor)
+                    }),
                 }
                 pending += 1;
                 if pending == flush_every {
@@ -836,12 +887,19 @@ mod tests {
                     let sweeps = opponent_sweeps(&rules, &opps);
                     let mut scorer = CandidateScorer::new(&rules, &candidates);
                     scorer.load(&opps, &sweeps);
+                    // the race's loop over every candidate, once with and once without the
+                    // differences from the anchor
+                    let (mut sums, anchor) = (vec![WordSums::default(); candidates.len()], 5);
+                    scorer.add_scores(&mut sums, WordSums::add_points);
+                    scorer.add_scores(&mut sums, |s, p| s.add(p, p - anchor));
                     for (c, keys) in candidates.iter().enumerate() {
-                        assert_eq!(
-                            scorer.score(c),
-                            score_against(&rules, keys, &opps, &sweeps),
-                            "{name} at {players}: candidate {c} against {opps:?}"
-                        );
+                        let points = score_against(&rules, keys, &opps, &sweeps);
+                        let about = format!("{name} at {players}: candidate {c} against {opps:?}");
+                        assert_eq!(scorer.score(c), points, "{about}");
+                        let square = (points as i128 * points as i128) as u128;
+                        let s = sums[c];
+                        assert_eq!((s.sum, s.sq), (2 * points, 2 * square), "{about}");
+                        assert_eq!(s.diff, points - anchor, "{about}");
                         checked += 1;
                     }
                 }
