@@ -102,6 +102,7 @@ bench: wheel
 	$(PY) benches/compare_wheel.py --ref 2104d42 --presets two_four --players 2 4 --own-tables --hands 3000 --rounds 9 --mc-hands 0 --together
 	$(PY) benches/compare_boundary.py --ref 2104d42
 	$(PY) benches/per_call_gap.py
+	$(PY) benches/mc_call_cost.py
 	$(PY) benches/count_instructions.py --ref 2104d42 --presets two_four --players 2 4 --own-tables
 	$(PY) benches/serve_load.py
 

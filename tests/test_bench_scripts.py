@@ -205,3 +205,23 @@ def test_per_call_gap_prints_its_table() -> None:
     )
     assert re.search(r"^\| two_four \| 2 \| [\d.]+ \| [+-][\d.]+ \| [+-][\d.]+ \|$", out, re.M)
     assert re.search(r"^\| maceplay \| 2 \| ", out, re.M)
+
+
+def test_mc_call_cost_prints_its_table() -> None:
+    out = _run(
+        str(BENCHES / "mc_call_cost.py"),
+        "--hands",
+        "3",
+        "--samples",
+        "2",
+        "6",
+        "--repeats",
+        "1",
+        "--presets",
+        "two_four",
+        "--players",
+        "2",
+    )
+    for threads in ("1", "all"):
+        row = rf"^\| two_four \| 2 \| {threads} \| \d+ \| \d+ \| -?[\d.]+ \| -?\d+ \|$"
+        assert re.search(row, out, re.M), out

@@ -47,6 +47,13 @@ pub fn effective_threads(threads: usize) -> usize {
     threads.clamp(1, cpus())
 }
 
+/// Whether work asked to run on `threads` threads runs on the calling thread alone: one thread
+/// asked for, or a number on a machine of one CPU (`None` and `Some(0)` mean a pool). Such work
+/// wakes no pool, and a caller that watches for signals can run it itself.
+pub fn on_caller(threads: Option<usize>) -> bool {
+    matches!(threads, Some(n) if n >= 1 && effective_threads(n) == 1)
+}
+
 struct Pooled {
     threads: usize,
     pid: u32,

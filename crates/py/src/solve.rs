@@ -6,7 +6,7 @@ use super::decision::extract_decisions;
 use super::results::PySolution;
 use super::rules::PyRules;
 use crate::errors::{py_err, OrPyErr};
-use crate::interrupt::interruptible;
+use crate::interrupt::{interruptible, interruptible_here};
 use chinese_poker::error::Error;
 use chinese_poker::eval::Wheel;
 use chinese_poker::hand::Hand;
@@ -390,9 +390,15 @@ pub fn solve(
         }));
     }
     let sol = match objective {
-        Objective::MonteCarlo { .. } => interruptible(py, |stop| {
-            core_solve::solve_with_stop(&h, r, players, objective, top_k, stop)
-        })?,
+        Objective::MonteCarlo { threads, .. } => {
+            let work = |stop: chinese_poker::parallel::Stop| {
+                core_solve::solve_with_stop(&h, r, players, objective, top_k, stop)
+            };
+            match chinese_poker::parallel::on_caller(*threads) {
+                true => interruptible_here(py, work)?,
+                false => interruptible(py, work)?,
+            }
+        }
         Objective::BestResponse(_) => {
             py.detach(|| core_solve::solve(&h, r, players, objective, top_k))
         }

@@ -603,7 +603,6 @@ pub fn race(
     // the samples of one chunk: drawn, their opponents set, every live candidate scored, the
     // sums moved out in machine words every `flush_every` samples
     let run_chunk = |scorer: &mut CandidateScorer,
-                     chunk: std::ops::Range<usize>,
                      samples: std::ops::Range<usize>,
                      live: &[usize]| {
         let mut out = vec![Sums::default(); k];
@@ -616,7 +615,7 @@ pub fn race(
             return out; // the step ends with `Error::Interrupted`: these sums are not used
         }
         with_scratch(|scratch| {
-            for i in chunk.start.max(samples.start)..chunk.end.min(samples.end) {
+            for i in samples.clone() {
                 let opps = sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
                 scorer.load(&opps, &opponent_sweeps(rules, &opps));
                 let anchor = scorer.score(0);
@@ -644,8 +643,7 @@ pub fn race(
     // With one thread the chunks run here, in order, on one scorer: a pool of one would be
     // woken (two context switches) at every step for nothing. The sums are integers, so the
     // result is the same either way.
-    let one_thread =
-        matches!(threads, Some(n) if n >= 1 && crate::parallel::effective_threads(n) == 1);
+    let one_thread = crate::parallel::on_caller(threads);
     let mut inline_scorer = one_thread.then(|| CandidateScorer::new(rules, candidates));
     let mut start = 0;
     while start < budget.samples {
@@ -654,20 +652,22 @@ pub fn race(
         }
         let end = (start + step).min(budget.samples);
         let live: Vec<usize> = (0..k).filter(|&c| alive[c]).collect();
-        let chunks = start.div_ceil(CHUNK)..end.div_ceil(CHUNK);
-        let run = |scorer: &mut CandidateScorer, chunk: usize| {
-            run_chunk(
-                scorer,
-                chunk * CHUNK..(chunk + 1) * CHUNK,
-                start..end,
-                &live,
-            )
+        // the step's samples in chunks of at most CHUNK, as many as a multiple of the threads
+        // so that each thread gets as many samples
+        let chunks = |threads: usize| {
+            let n = (end - start).div_ceil(CHUNK).next_multiple_of(threads);
+            let size = (end - start).div_ceil(n);
+            (start..end)
+                .step_by(size)
+                .map(move |s| s..(s + size).min(end))
         };
+        let run = |scorer: &mut CandidateScorer, chunk| run_chunk(scorer, chunk, &live);
         let block = match inline_scorer.as_mut() {
-            Some(scorer) => chunks
+            Some(scorer) => chunks(1)
                 .map(|chunk| run(scorer, chunk))
                 .fold(vec![Sums::default(); k], merge),
             None => crate::parallel::with_threads(threads, || {
+                let chunks: Vec<_> = chunks(rayon::current_num_threads()).collect();
                 chunks
                     .into_par_iter()
                     .map_init(|| CandidateScorer::new(rules, candidates), run)
