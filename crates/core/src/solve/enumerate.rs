@@ -781,6 +781,8 @@ impl Scratch {
         let mut group_cap;
         let mut group_fb = 0;
         let mut group_b5 = u32::MAX;
+        // whether a back of this group whose rest can make no flush has been looked at
+        let mut group_flushless = false;
         // this group's rest's best five, and the fronts its backs try (None: none)
         let mut plan: (u32, Option<Plan>) = (u32::MAX, None);
         // a back's candidate fronts, and with few live fronts those inside its rest (only the
@@ -840,6 +842,7 @@ impl Scratch {
                     // front they leave, fb, is the group's.
                     group_fb = front_class(best_front(self.counts(ALL13 ^ back)));
                     group_b5 = u32::MAX;
+                    group_flushless = false;
                     plan.0 = u32::MAX;
                     group_skip = self.best_middle[group_fb.min(floor_rb)] >= rb;
                     // The value with that front and middle = back; at the group's cap it bounds
@@ -861,14 +864,23 @@ impl Scratch {
                 if group_skip {
                     continue;
                 }
-                count!(self, backs_walked, 1);
                 let rest = ALL13 ^ back;
                 let counts = self.counts(rest);
+                // Backs of one rank leave rests of the same ranks: where a rest can make no
+                // flush, its splits' rank triples are those of the ranks alone, so the first
+                // such back of the group has them all, found first (as the frontier keeps
+                // them), and every later one's are covered by them.
+                let flushless = suits_of_five(counts) == 0;
+                if flushless && group_flushless {
+                    continue;
+                }
+                group_flushless |= flushless;
+                count!(self, backs_walked, 1);
                 // With this back's own cards: middle ≤ mb, front ≤ min(fb, mb).
                 let fb = group_fb;
                 // (without a flush the best five of the rest is the group's, its ranks being
                 // the group's)
-                let b5 = if suits_of_five(counts) != 0 {
+                let b5 = if !flushless {
                     best_five(counts, wheel)
                 } else {
                     if group_b5 == u32::MAX {
