@@ -18,12 +18,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod common;
-use common::{hands, preset_and_players};
+use common::{hands, preset};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // (heads-up: Monte Carlo's opponents play with the heads-up tables)
-    let (preset, _) = preset_and_players(&args[..args.len().min(1)]);
+    let preset = preset(&args);
     let rules = Rules::preset(preset).expect("a preset name");
     let te = Arc::new(load_shipped("python/chinese_poker/data", &rules, 2).expect("tables"));
     let samples = 200;

@@ -2,10 +2,15 @@
 
 use chinese_poker::sim::deal::deal;
 
-/// The preset (default `two_four`; `all` where an example takes it) and the players (default 2)
-/// given as the first two arguments.
+/// The preset given as the first argument (default `two_four`; `all` where an example takes it).
+pub fn preset(args: &[String]) -> &str {
+    args.first().map_or("two_four", String::as_str)
+}
+
+/// [`preset`] and the players given as the second argument (default 2).
+#[allow(dead_code)] // (each example compiles this module on its own; mc_profile uses `preset`)
 pub fn preset_and_players(args: &[String]) -> (&str, usize) {
-    let preset = args.first().map_or("two_four", String::as_str);
+    let preset = preset(args);
     let players = args
         .get(1)
         .map_or(2, |p| p.parse().expect("players: 2 to 4"));

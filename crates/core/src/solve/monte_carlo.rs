@@ -618,15 +618,18 @@ pub fn race(
             for i in samples.clone() {
                 let opps = sample_opponents(rules, players, policy, hand, seed, i as u64, scratch);
                 scorer.load(&opps, &opponent_sweeps(rules, &opps));
-                let anchor = scorer.score(0);
-                match (racing, all) {
+                if !racing {
                     // only the means decide: no differences to keep
-                    (false, _) => scorer.add_scores(&mut local, WordSums::add_points),
-                    (true, true) => scorer.add_scores(&mut local, |s, p| s.add(p, p - anchor)),
-                    (true, false) => live.iter().for_each(|&c| {
-                        let p = scorer.score(c);
-                        local[c].add(p, p - anchor)
-                    }),
+                    scorer.add_scores(&mut local, WordSums::add_points);
+                } else {
+                    let anchor = scorer.score(0);
+                    match all {
+                        true => scorer.add_scores(&mut local, |s, p| s.add(p, p - anchor)),
+                        false => live.iter().for_each(|&c| {
+                            let p = scorer.score(c);
+                            local[c].add(p, p - anchor)
+                        }),
+                    }
                 }
                 pending += 1;
                 if pending == flush_every {
