@@ -1,6 +1,7 @@
 //! What the table objective's search does for a hand, per preset: the means of
-//! `solve::search_stats::SearchStats` over dealt hands (docs/performance.md, "What a hand
-//! costs"). Needs the `search-stats` feature:
+//! `solve::search_stats::SearchStats` over dealt hands, and the shares of hands where the first
+//! threshold was the best value and where the best back ranks with the strongest
+//! (docs/performance.md, "What a hand costs"). Needs the `search-stats` feature:
 //!
 //! ```text
 //! cargo run --release -p chinese-poker --features search-stats --example search_stats -- two_four 2
@@ -44,7 +45,13 @@ fn main() {
         assert!(s.backs_with_fronts <= s.backs_walked && s.valued <= s.candidates);
         let per_hand: Vec<String> = s.named()[1..]
             .iter()
-            .map(|(k, v)| format!("{k} {:.1}", *v as f64 / s.searches as f64))
+            .map(|&(k, v, share)| {
+                let mean = v as f64 / s.searches as f64;
+                match share {
+                    true => format!("{k} {:.1}%", 100.0 * mean),
+                    false => format!("{k} {mean:.1}"),
+                }
+            })
             .collect();
         println!(
             "{name} at {players}, {} hands, a hand: {}",

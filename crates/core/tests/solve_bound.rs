@@ -401,3 +401,37 @@ fn the_envelope_bounds_the_value_at_every_weaker_setting() {
         }
     }
 }
+
+/// A first threshold given to the search from outside (feature `search-stats`, for
+/// `examples/threshold_ceiling.rs`), at the hand's best value or below it, leaves the setting
+/// the search picks on its own: every preset at 2 and 4 players, with its shipped tables.
+#[cfg(feature = "search-stats")]
+#[test]
+fn a_given_first_threshold_leaves_the_setting() {
+    use chinese_poker::solve::search_stats::GivenThreshold;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(37);
+    let mut s = Scratch::default();
+    for preset in PRESETS {
+        let rules = preset.rules();
+        for players in [2, 4] {
+            let te = shipped(&rules, players);
+            for i in 0..150 {
+                let h = random_hand(&mut rng);
+                let want = best_table_ev(&te, &h, &mut s).0;
+                let v = te.order_value(&want.classes);
+                for given in [
+                    GivenThreshold::Everywhere(v),
+                    GivenThreshold::WalkOnly(v),
+                    GivenThreshold::Everywhere(v - 0.5),
+                    GivenThreshold::WalkOnly(v - 0.5),
+                ] {
+                    s.given_threshold = Some(given);
+                    let got = best_table_ev(&te, &h, &mut s).0;
+                    let what = format!("{} x{players} hand {i} {h:?} {given:?}", preset.name);
+                    assert_eq!(got, want, "{what}");
+                    assert_eq!(s.given_threshold, None, "{what}: taken by the search");
+                }
+            }
+        }
+    }
+}

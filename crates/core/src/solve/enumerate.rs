@@ -220,6 +220,10 @@ pub struct Scratch {
     /// What the searches on this scratch did, summed (feature `search-stats`).
     #[cfg(feature = "search-stats")]
     pub stats: super::search_stats::SearchStats,
+    /// A first threshold for the next bounded search of the best split, taken by it (feature
+    /// `search-stats`).
+    #[cfg(feature = "search-stats")]
+    pub given_threshold: Option<super::search_stats::GivenThreshold>,
 }
 
 impl Default for Scratch {
@@ -247,6 +251,8 @@ impl Default for Scratch {
             valued: 0,
             #[cfg(feature = "search-stats")]
             stats: Default::default(),
+            #[cfg(feature = "search-stats")]
+            given_threshold: None,
         }
     }
 }
@@ -748,6 +754,15 @@ impl Scratch {
                 }
             }
         };
+        #[cfg(feature = "search-stats")]
+        let (floor, given) = {
+            use super::search_stats::GivenThreshold;
+            match (self.keep, self.given_threshold.take()) {
+                (1, Some(GivenThreshold::Everywhere(v))) => (Some(v), None),
+                (1, Some(GivenThreshold::WalkOnly(v))) => (floor, Some(v)),
+                _ => (floor, None),
+            }
+        };
         let cut = floor.map_or(0, |v| {
             best.threshold = v - 1e-9 * (1.0 + v.abs());
             let reach = |c: usize| {
@@ -769,6 +784,10 @@ impl Scratch {
         });
         self.load_fives(hand, fc, cut);
         self.bucket_backs(cut);
+        #[cfg(feature = "search-stats")]
+        if let Some(v) = given {
+            best.threshold = best.threshold.max(v - 1e-9 * (1.0 + v.abs()));
+        }
         count!(self, searches, 1);
         count!(self, backs_past_cut, self.n_backs);
         count!(self, buckets, self.buckets.len());
@@ -959,6 +978,12 @@ impl Scratch {
         }
         self.flush_group::<BOUNDED, V>(value, &mut best);
         count!(self, valued, self.valued);
+        #[cfg(feature = "search-stats")]
+        if let Some(v) = floor {
+            let top_rank = self.rank_of(self.top_back);
+            count!(self, first_was_best, best.value <= v);
+            count!(self, best_on_strongest, best.split.ranks[2] == top_rank);
+        }
         best
     }
 

@@ -29,24 +29,45 @@ pub struct SearchStats {
     pub candidates: u64,
     /// Candidates valued (the others were covered by a stronger one of their back rank).
     pub valued: u64,
+    /// Searches whose first threshold (the strongest back's best split) was the hand's best
+    /// value: no later split beat it.
+    pub first_was_best: u64,
+    /// Searches whose best split has a back of the strongest back's rank.
+    pub best_on_strongest: u64,
+}
+
+/// A first threshold given to the next bounded search from outside (the hand's best value,
+/// worked out beforehand), to measure what a better one would save
+/// (`examples/threshold_ceiling.rs`). The search stays exact: the value must be one that a
+/// split of the hand reaches, so that the best is at least it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GivenThreshold {
+    /// In place of the strongest back's value: it sets the cut of the backs ranked and the
+    /// walk's first threshold.
+    Everywhere(f64),
+    /// The cut as shipped (from the strongest back's value); this one from the walk's start.
+    WalkOnly(f64),
 }
 
 impl SearchStats {
-    /// The counters in the order of the fields, with their names.
-    pub fn named(&self) -> [(&'static str, u64); 12] {
+    /// The counters in the order of the fields, with their names and whether each counts
+    /// searches of a kind (a share of them) rather than things done in them.
+    pub fn named(&self) -> [(&'static str, u64, bool); 14] {
         [
-            ("searches", self.searches),
-            ("backs_past_cut", self.backs_past_cut),
-            ("buckets", self.buckets),
-            ("buckets_sorted", self.buckets_sorted),
-            ("backs_sorted", self.backs_sorted),
-            ("backs_walked", self.backs_walked),
-            ("plans", self.plans),
-            ("backs_with_fronts", self.backs_with_fronts),
-            ("fronts_scanned", self.fronts_scanned),
-            ("rests_split", self.rests_split),
-            ("candidates", self.candidates),
-            ("valued", self.valued),
+            ("searches", self.searches, false),
+            ("backs_past_cut", self.backs_past_cut, false),
+            ("buckets", self.buckets, false),
+            ("buckets_sorted", self.buckets_sorted, false),
+            ("backs_sorted", self.backs_sorted, false),
+            ("backs_walked", self.backs_walked, false),
+            ("plans", self.plans, false),
+            ("backs_with_fronts", self.backs_with_fronts, false),
+            ("fronts_scanned", self.fronts_scanned, false),
+            ("rests_split", self.rests_split, false),
+            ("candidates", self.candidates, false),
+            ("valued", self.valued, false),
+            ("first_was_best", self.first_was_best, true),
+            ("best_on_strongest", self.best_on_strongest, true),
         ]
     }
 }

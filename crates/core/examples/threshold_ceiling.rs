@@ -1,0 +1,107 @@
+//! What a better first threshold could save the table objective's search, per preset
+//! (docs/performance.md, "What bounds it"): each hand's best value is worked out beforehand
+//! and handed to the search, everywhere (the cut of the backs ranked and the walk) or to the
+//! walk alone, and the passes over the hands are timed against the search as shipped, in
+//! turn. Also: how often the shipped first threshold (the strongest back's best split) is
+//! already the best, and how often the best split's back ranks with the strongest back.
+//! Needs the `search-stats` feature (whose counters every pass pays alike):
+//!
+//! ```text
+//! cargo run --release -p chinese-poker --features search-stats --example threshold_ceiling -- two_four 2
+//! cargo run --release -p chinese-poker --features search-stats --example threshold_ceiling -- all 4 --hands 3000
+//! ```
+//!
+//! Run from the repository root: it reads the shipped tables in `python/chinese_poker/data`.
+//! The hands are those `solve_profile` deals; every pass must pick the shipped settings.
+
+use chinese_poker::presets::PRESET_NAMES;
+use chinese_poker::solve::search_stats::GivenThreshold;
+use chinese_poker::solve::{best_table_ev, load_shipped, Scratch, Split};
+use chinese_poker::Rules;
+use std::time::Instant;
+
+mod common;
+use common::{hands, preset_and_players};
+
+/// What the search is given from a hand's best value.
+type Give = fn(f64) -> Option<GivenThreshold>;
+
+/// Passes timed per way of searching, in turn.
+const ROUNDS: usize = 9;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (preset, players) = preset_and_players(&args);
+    let count: usize = args
+        .iter()
+        .position(|a| a == "--hands")
+        .map_or(1000, |i| args[i + 1].parse().expect("--hands: a count"));
+    let presets: Vec<&str> = match preset {
+        "all" => PRESET_NAMES.to_vec(),
+        name => vec![name],
+    };
+    let dealt = hands(count, 7);
+    for name in presets {
+        let rules = Rules::preset(name).expect("a preset name");
+        let te =
+            load_shipped("python/chinese_poker/data", &rules, players).expect("shipped tables");
+        let mut scratch = Scratch::default();
+        let shipped: Vec<Split> = dealt
+            .iter()
+            .map(|h| best_table_ev(&te, h, &mut scratch).0)
+            .collect();
+        let s = scratch.stats;
+        assert_eq!(
+            s.searches as usize,
+            dealt.len(),
+            "{name}: the search is bounded"
+        );
+        // the search's own order of settings (the formula), as its threshold is kept
+        let best: Vec<f64> = shipped.iter().map(|s| te.order_value(&s.classes)).collect();
+        // shipped, the best value to the walk, the best value everywhere
+        let given: [Give; 3] = [
+            |_| None,
+            |v| Some(GivenThreshold::WalkOnly(v)),
+            |v| Some(GivenThreshold::Everywhere(v)),
+        ];
+        let mut times = vec![Vec::new(); given.len()];
+        for _ in 0..ROUNDS {
+            for (way, give) in given.iter().enumerate() {
+                let start = Instant::now();
+                for ((hand, &v), want) in dealt.iter().zip(&best).zip(&shipped) {
+                    scratch.given_threshold = give(v);
+                    let got = best_table_ev(&te, hand, &mut scratch).0;
+                    assert_eq!(got, *want, "{name}: a given threshold changed the setting");
+                }
+                times[way].push(start.elapsed().as_secs_f64() * 1e6 / dealt.len() as f64);
+            }
+        }
+        let ratio = |way: usize| {
+            median(
+                times[0]
+                    .iter()
+                    .zip(&times[way])
+                    .map(|(a, b)| a / b)
+                    .collect(),
+            )
+        };
+        println!(
+            "{name} at {players}, {} hands: first threshold the best in {:.1}% of hands, best \
+             back of the strongest rank in {:.1}%; µs a hand: shipped {:.2}, given to the walk \
+             {:.2} ({:.3}x), given everywhere {:.2} ({:.3}x)",
+            dealt.len(),
+            100.0 * s.first_was_best as f64 / s.searches as f64,
+            100.0 * s.best_on_strongest as f64 / s.searches as f64,
+            median(times[0].clone()),
+            median(times[1].clone()),
+            ratio(1),
+            median(times[2].clone()),
+            ratio(2),
+        );
+    }
+}
