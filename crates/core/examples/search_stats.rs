@@ -11,29 +11,15 @@
 //! Run from the repository root: it reads the shipped tables in `python/chinese_poker/data`.
 //! The hands are those `solve_profile` deals (the 4-player rounds of a run, seed 7).
 
-use chinese_poker::presets::PRESET_NAMES;
-use chinese_poker::solve::{best_table_ev, load_shipped, Scratch};
-use chinese_poker::Rules;
+use chinese_poker::solve::{best_table_ev, Scratch};
 
 mod common;
-use common::{hands, preset_and_players};
+use common::presets_and_hands;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (preset, players) = preset_and_players(&args);
-    let count: usize = args
-        .iter()
-        .position(|a| a == "--hands")
-        .map_or(1000, |i| args[i + 1].parse().expect("--hands: a count"));
-    let presets: Vec<&str> = match preset {
-        "all" => PRESET_NAMES.to_vec(),
-        name => vec![name],
-    };
-    let dealt = hands(count, 7);
-    for name in presets {
-        let rules = Rules::preset(name).expect("a preset name");
-        let te =
-            load_shipped("python/chinese_poker/data", &rules, players).expect("shipped tables");
+    let (presets, players, dealt) = presets_and_hands(&args);
+    for (name, _, te) in presets {
         let mut scratch = Scratch::default();
         for hand in &dealt {
             best_table_ev(&te, hand, &mut scratch);

@@ -14,14 +14,12 @@
 //! Run from the repository root: it reads the shipped tables in `python/chinese_poker/data`.
 //! The hands are those `solve_profile` deals; every pass must pick the shipped settings.
 
-use chinese_poker::presets::PRESET_NAMES;
 use chinese_poker::solve::search_stats::GivenThreshold;
-use chinese_poker::solve::{best_table_ev, load_shipped, Scratch, Split};
-use chinese_poker::Rules;
+use chinese_poker::solve::{best_table_ev, Scratch, Split};
 use std::time::Instant;
 
 mod common;
-use common::{hands, preset_and_players};
+use common::presets_and_hands;
 
 /// What the search is given from a hand's best value.
 type Give = fn(f64) -> Option<GivenThreshold>;
@@ -36,20 +34,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (preset, players) = preset_and_players(&args);
-    let count: usize = args
-        .iter()
-        .position(|a| a == "--hands")
-        .map_or(1000, |i| args[i + 1].parse().expect("--hands: a count"));
-    let presets: Vec<&str> = match preset {
-        "all" => PRESET_NAMES.to_vec(),
-        name => vec![name],
-    };
-    let dealt = hands(count, 7);
-    for name in presets {
-        let rules = Rules::preset(name).expect("a preset name");
-        let te =
-            load_shipped("python/chinese_poker/data", &rules, players).expect("shipped tables");
+    let (presets, players, dealt) = presets_and_hands(&args);
+    for (name, _, te) in presets {
         let mut scratch = Scratch::default();
         let shipped: Vec<Split> = dealt
             .iter()

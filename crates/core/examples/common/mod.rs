@@ -1,6 +1,9 @@
 //! What the profiling examples share: their arguments and the hands they deal.
 
+use chinese_poker::presets::PRESET_NAMES;
 use chinese_poker::sim::deal::deal;
+use chinese_poker::solve::{load_shipped, TableEv};
+use chinese_poker::Rules;
 
 /// The preset given as the first argument (default `two_four`; `all` where an example takes it).
 pub fn preset(args: &[String]) -> &str {
@@ -25,4 +28,35 @@ pub fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
         .take(n)
         .map(|h| h.try_into().expect("13 cards"))
         .collect()
+}
+
+/// A preset's name, rules and shipped tables.
+#[allow(dead_code)]
+pub type Shipped<'a> = (&'a str, Rules, TableEv);
+
+/// For the examples that go through presets in turn: each preset the first argument names
+/// (`all`: every one) with its rules and shipped tables at the players of the second, the
+/// players, and the first `--hands` hands (default 1,000) of seed 7. Run from the repository
+/// root: the tables are read from `python/chinese_poker/data`.
+#[allow(dead_code)]
+pub fn presets_and_hands(args: &[String]) -> (Vec<Shipped<'_>>, usize, Vec<[u8; 13]>) {
+    let (preset, players) = preset_and_players(args);
+    let count: usize = args
+        .iter()
+        .position(|a| a == "--hands")
+        .map_or(1000, |i| args[i + 1].parse().expect("--hands: a count"));
+    let names: Vec<&str> = match preset {
+        "all" => PRESET_NAMES.to_vec(),
+        name => vec![name],
+    };
+    let presets = names
+        .into_iter()
+        .map(|name| {
+            let rules = Rules::preset(name).expect("a preset name");
+            let te =
+                load_shipped("python/chinese_poker/data", &rules, players).expect("shipped tables");
+            (name, rules, te)
+        })
+        .collect();
+    (presets, players, hands(count, 7))
 }
