@@ -77,6 +77,13 @@ fn front_value(class: usize) -> u32 {
     )
 }
 
+/// The pruning threshold that a split of value `v` sets: a relative 1e-9 below it, so that a
+/// split whose value ties with `v` up to rounding is still valued.
+#[inline]
+fn threshold_below(v: f64) -> f64 {
+    v - 1e-9 * (1.0 + v.abs())
+}
+
 /// Longest prefix of live fronts scanned directly instead of the 56 splits of the rest.
 const SCAN_LIMIT: usize = 120;
 
@@ -764,7 +771,7 @@ impl Scratch {
             }
         };
         let cut = floor.map_or(0, |v| {
-            best.threshold = v - 1e-9 * (1.0 + v.abs());
+            best.threshold = threshold_below(v);
             let reach = |c: usize| {
                 let f = best_front_all.min(floor_front_class(five_classes[c]));
                 bound.at_diagonal(f as u16, c as u16) >= best.threshold
@@ -786,7 +793,7 @@ impl Scratch {
         self.bucket_backs(cut);
         #[cfg(feature = "search-stats")]
         if let Some(v) = given {
-            best.threshold = best.threshold.max(v - 1e-9 * (1.0 + v.abs()));
+            best.threshold = best.threshold.max(threshold_below(v));
         }
         count!(self, searches, 1);
         count!(self, backs_past_cut, self.n_backs);
@@ -1183,7 +1190,7 @@ impl Scratch {
                 let found = Best {
                     split: s,
                     value: v,
-                    threshold: v - 1e-9 * (1.0 + v.abs()),
+                    threshold: threshold_below(v),
                     live: self.group_live[i],
                 };
                 if self.keep == 1 {
