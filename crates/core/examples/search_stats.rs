@@ -27,7 +27,8 @@ fn main() {
         let s = scratch.stats;
         // what the search's order implies, so that a counter that stops counting shows
         assert_eq!(s.searches as usize, dealt.len());
-        assert!(s.backs_sorted <= s.backs_past_cut && s.backs_walked <= s.backs_sorted);
+        assert!(s.backs_sorted <= s.backs_past_cut && s.backs_reached <= s.backs_sorted);
+        assert!(s.backs_walked <= s.backs_reached);
         assert!(s.backs_with_fronts <= s.backs_walked && s.valued <= s.candidates);
         let per_hand: Vec<String> = s.named()[1..]
             .iter()

@@ -845,6 +845,7 @@ impl Scratch {
             count!(self, backs_sorted, end - start);
             for bi in (start..end).rev() {
                 let key = self.sorted[bi];
+                count!(self, backs_reached, 1);
                 let back = (key & 0x1fff) as u16;
                 let rb = (key >> 13) as u32;
                 let cb = self.class_of(back);

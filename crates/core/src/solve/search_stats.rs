@@ -15,6 +15,8 @@ pub struct SearchStats {
     pub buckets_sorted: u64,
     /// Backs in those buckets.
     pub backs_sorted: u64,
+    /// Backs of those the walk reached, one by one, before it ended.
+    pub backs_reached: u64,
     /// Backs that passed their bucket's and their rank's checks and were looked at one by one.
     pub backs_walked: u64,
     /// Plans of fronts made (one per distinct best five of a rank's rests).
@@ -52,13 +54,14 @@ pub enum GivenThreshold {
 impl SearchStats {
     /// The counters in the order of the fields, with their names and whether each counts
     /// searches of a kind (a share of them) rather than things done in them.
-    pub fn named(&self) -> [(&'static str, u64, bool); 14] {
+    pub fn named(&self) -> [(&'static str, u64, bool); 15] {
         [
             ("searches", self.searches, false),
             ("backs_past_cut", self.backs_past_cut, false),
             ("buckets", self.buckets, false),
             ("buckets_sorted", self.buckets_sorted, false),
             ("backs_sorted", self.backs_sorted, false),
+            ("backs_reached", self.backs_reached, false),
             ("backs_walked", self.backs_walked, false),
             ("plans", self.plans, false),
             ("backs_with_fronts", self.backs_with_fronts, false),
