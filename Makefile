@@ -60,7 +60,7 @@ docs: $(VENV)/.ready
 
 rust-test:
 	cargo test --release --quiet -p chinese-poker
-	cargo test --release --quiet -p chinese-poker --features search-stats --test solve_bound given_first_threshold
+	cargo test --release --quiet -p chinese-poker --features search-stats --test solve_bound given_
 
 py-test: $(VENV)/.ready
 	$(PY) -m pytest -q --benchmark-disable

@@ -16,21 +16,12 @@
 
 use chinese_poker::solve::search_stats::GivenThreshold;
 use chinese_poker::solve::{best_table_ev, Scratch, Split};
-use std::time::Instant;
 
 mod common;
-use common::presets_and_hands;
+use common::{in_turn, median, median_ratio, presets_and_hands};
 
 /// What the search is given from a hand's best value.
 type Give = fn(f64) -> Option<GivenThreshold>;
-
-/// Passes timed per way of searching, in turn.
-const ROUNDS: usize = 9;
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,27 +46,14 @@ fn main() {
             |v| Some(GivenThreshold::WalkOnly(v)),
             |v| Some(GivenThreshold::Everywhere(v)),
         ];
-        let mut times = vec![Vec::new(); given.len()];
-        for _ in 0..ROUNDS {
-            for (way, give) in given.iter().enumerate() {
-                let start = Instant::now();
-                for ((hand, &v), want) in dealt.iter().zip(&best).zip(&shipped) {
-                    scratch.given_threshold = give(v);
-                    let got = best_table_ev(&te, hand, &mut scratch).0;
-                    assert_eq!(got, *want, "{name}: a given threshold changed the setting");
-                }
-                times[way].push(start.elapsed().as_secs_f64() * 1e6 / dealt.len() as f64);
+        let times = in_turn(given.len(), dealt.len(), |way| {
+            for ((hand, &v), want) in dealt.iter().zip(&best).zip(&shipped) {
+                scratch.given_threshold = given[way](v);
+                let got = best_table_ev(&te, hand, &mut scratch).0;
+                assert_eq!(got, *want, "{name}: a given threshold changed the setting");
             }
-        }
-        let ratio = |way: usize| {
-            median(
-                times[0]
-                    .iter()
-                    .zip(&times[way])
-                    .map(|(a, b)| a / b)
-                    .collect(),
-            )
-        };
+        });
+        let ratio = |way: usize| median_ratio(&times, way);
         println!(
             "{name} at {players}, {} hands: first threshold the best in {:.1}% of hands, best \
              back of the strongest rank in {:.1}%; µs a hand: shipped {:.2}, given to the walk \

@@ -402,14 +402,11 @@ fn the_envelope_bounds_the_value_at_every_weaker_setting() {
     }
 }
 
-/// A first threshold given to the search from outside (feature `search-stats`, for
-/// `examples/threshold_ceiling.rs`), at the hand's best value or below it, leaves the setting
-/// the search picks on its own: every preset at 2 and 4 players, with its shipped tables.
+/// `check(what, te, hand, scratch)` for 150 random hands of `seed` on every preset at 2 and 4
+/// players, with its shipped tables (`what` names the case for a failure).
 #[cfg(feature = "search-stats")]
-#[test]
-fn a_given_first_threshold_leaves_the_setting() {
-    use chinese_poker::solve::search_stats::GivenThreshold;
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(37);
+fn on_shipped_hands(seed: u64, mut check: impl FnMut(&str, &TableEv, &[u8; 13], &mut Scratch)) {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut s = Scratch::default();
     for preset in PRESETS {
         let rules = preset.rules();
@@ -417,21 +414,60 @@ fn a_given_first_threshold_leaves_the_setting() {
             let te = shipped(&rules, players);
             for i in 0..150 {
                 let h = random_hand(&mut rng);
-                let want = best_table_ev(&te, &h, &mut s).0;
-                let v = te.order_value(&want.classes);
-                for given in [
-                    GivenThreshold::Everywhere(v),
-                    GivenThreshold::WalkOnly(v),
-                    GivenThreshold::Everywhere(v - 0.5),
-                    GivenThreshold::WalkOnly(v - 0.5),
-                ] {
-                    s.given_threshold = Some(given);
-                    let got = best_table_ev(&te, &h, &mut s).0;
-                    let what = format!("{} x{players} hand {i} {h:?} {given:?}", preset.name);
-                    assert_eq!(got, want, "{what}");
-                    assert_eq!(s.given_threshold, None, "{what}: taken by the search");
-                }
+                check(
+                    &format!("{} x{players} hand {i} {h:?}", preset.name),
+                    &te,
+                    &h,
+                    &mut s,
+                );
             }
         }
     }
+}
+
+/// A first threshold given to the search from outside (feature `search-stats`, for
+/// `examples/threshold_ceiling.rs`), at the hand's best value or below it, leaves the setting
+/// the search picks on its own.
+#[cfg(feature = "search-stats")]
+#[test]
+fn a_given_first_threshold_leaves_the_setting() {
+    use chinese_poker::solve::search_stats::GivenThreshold;
+    on_shipped_hands(37, |what, te, h, s| {
+        let want = best_table_ev(te, h, s).0;
+        let v = te.order_value(&want.classes);
+        for given in [
+            GivenThreshold::Everywhere(v),
+            GivenThreshold::WalkOnly(v),
+            GivenThreshold::Everywhere(v - 0.5),
+            GivenThreshold::WalkOnly(v - 0.5),
+        ] {
+            s.given_threshold = Some(given);
+            let got = best_table_ev(te, h, s).0;
+            assert_eq!(got, want, "{what} {given:?}");
+            assert_eq!(
+                s.given_threshold, None,
+                "{what} {given:?}: taken by the search"
+            );
+        }
+    });
+}
+
+/// Backs recorded from a search and given to a later one of the same hand (feature
+/// `search-stats`, for `examples/backs_ceiling.rs`), which then neither lists nor buckets them,
+/// leave the setting.
+#[cfg(feature = "search-stats")]
+#[test]
+fn given_backs_leave_the_setting() {
+    on_shipped_hands(41, |what, te, h, s| {
+        s.record_backs = true;
+        let want = best_table_ev(te, h, s).0;
+        s.record_backs = false;
+        let backs = s.last_backs.clone();
+        assert!(
+            !backs.sorted.is_empty(),
+            "{what}: the strongest back is past the cut"
+        );
+        s.give_backs(&backs);
+        assert_eq!(best_table_ev(te, h, s).0, want, "{what}");
+    });
 }

@@ -60,3 +60,41 @@ pub fn presets_and_hands(args: &[String]) -> (Vec<Shipped<'_>>, usize, Vec<[u8; 
         .collect();
     (presets, players, hands(count, 7))
 }
+
+/// Passes timed per way of searching, in turn (the ceiling examples).
+#[allow(dead_code)]
+pub const ROUNDS: usize = 9;
+
+/// The median of `v`.
+#[allow(dead_code)]
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// `ways` ways of searching timed in turn, [`ROUNDS`] passes each, `pass(way)` running one
+/// pass over `hands` hands: µs a hand of every pass, by way.
+#[allow(dead_code)]
+pub fn in_turn(ways: usize, hands: usize, mut pass: impl FnMut(usize)) -> Vec<Vec<f64>> {
+    let mut times = vec![Vec::new(); ways];
+    for _ in 0..ROUNDS {
+        for (way, t) in times.iter_mut().enumerate() {
+            let start = std::time::Instant::now();
+            pass(way);
+            t.push(start.elapsed().as_secs_f64() * 1e6 / hands as f64);
+        }
+    }
+    times
+}
+
+/// The median over the rounds of the first way's time over `way`'s: how much faster `way` is.
+#[allow(dead_code)]
+pub fn median_ratio(times: &[Vec<f64>], way: usize) -> f64 {
+    median(
+        times[0]
+            .iter()
+            .zip(&times[way])
+            .map(|(a, b)| a / b)
+            .collect(),
+    )
+}

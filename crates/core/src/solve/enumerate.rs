@@ -231,6 +231,16 @@ pub struct Scratch {
     /// `search-stats`).
     #[cfg(feature = "search-stats")]
     pub given_threshold: Option<super::search_stats::GivenThreshold>,
+    /// Whether each search keeps a copy of its bucketed backs in `last_backs` (feature
+    /// `search-stats`).
+    #[cfg(feature = "search-stats")]
+    pub record_backs: bool,
+    #[cfg(feature = "search-stats")]
+    pub last_backs: super::search_stats::BucketedBacks,
+    /// Bucketed backs for the next search, which then ranks the fives without a list of backs
+    /// and does not bucket them (see `give_backs`).
+    #[cfg(feature = "search-stats")]
+    given_backs: (bool, super::search_stats::BucketedBacks),
 }
 
 impl Default for Scratch {
@@ -260,6 +270,12 @@ impl Default for Scratch {
             stats: Default::default(),
             #[cfg(feature = "search-stats")]
             given_threshold: None,
+            #[cfg(feature = "search-stats")]
+            record_backs: false,
+            #[cfg(feature = "search-stats")]
+            last_backs: Default::default(),
+            #[cfg(feature = "search-stats")]
+            given_backs: Default::default(),
         }
     }
 }
@@ -500,6 +516,29 @@ impl Scratch {
             sorted[count[b] as usize] = k;
             count[b] += 1;
         }
+    }
+
+    /// Hands `backs` to the next search in place of ranking them into a list and bucketing
+    /// them: they must be what a search of the same hand recorded (`record_backs`).
+    #[cfg(feature = "search-stats")]
+    pub fn give_backs(&mut self, backs: &super::search_stats::BucketedBacks) {
+        let (given, to_give) = &mut self.given_backs;
+        to_give.sorted.clone_from(&backs.sorted);
+        to_give.buckets.clone_from(&backs.buckets);
+        *given = true;
+    }
+
+    /// Swaps the given backs in, if any (the buffers they came in kept for the next ones).
+    #[cfg(feature = "search-stats")]
+    fn take_given_backs(&mut self) -> bool {
+        let (given, to_give) = &mut self.given_backs;
+        if *given {
+            std::mem::swap(&mut self.sorted, &mut to_give.sorted);
+            std::mem::swap(&mut self.buckets, &mut to_give.buckets);
+            *given = false;
+            return true;
+        }
+        false
     }
 
     /// Rank of a 3- or 5-position mask of the last loaded hand.
@@ -789,8 +828,29 @@ impl Scratch {
             }
             five_classes[lo]
         });
-        self.load_fives(hand, fc, cut);
-        self.bucket_backs(cut);
+        #[cfg(feature = "search-stats")]
+        let given_backs = self.take_given_backs();
+        #[cfg(not(feature = "search-stats"))]
+        let given_backs = false;
+        if given_backs {
+            let row = &mut *self.row;
+            unsuited_fives(
+                hand,
+                std::array::from_fn::<_, 13, _>(|i| i),
+                fc,
+                |m, packed| row[m as usize] = packed,
+            );
+            self.n_backs = 0;
+            self.load_flushes(hand, fc, ALL13, u32::MAX);
+        } else {
+            self.load_fives(hand, fc, cut);
+            self.bucket_backs(cut);
+        }
+        #[cfg(feature = "search-stats")]
+        if self.record_backs {
+            self.last_backs.sorted.clone_from(&self.sorted);
+            self.last_backs.buckets.clone_from(&self.buckets);
+        }
         #[cfg(feature = "search-stats")]
         if let Some(v) = given {
             best.threshold = best.threshold.max(threshold_below(v));
@@ -1272,8 +1332,8 @@ impl Scratch {
     /// of class ≥ `class`.
     fn stronger_split_covers(&self, rb: u32, mb: u32, class: usize) -> bool {
         let st = statics();
-        for &back in &self.backs[..self.n_backs] {
-            let rk = self.rank_of(back);
+        for &key in &self.sorted {
+            let (back, rk) = ((key & 0x1fff) as u16, (key >> 13) as u32);
             if rk <= rb {
                 continue;
             }

@@ -74,3 +74,13 @@ impl SearchStats {
         ]
     }
 }
+
+/// The backs a search bucketed, as it left them before its walk (`rank << 13 | mask` keys,
+/// weakest bucket first, and each bucket's range), recorded from one search and handed to a
+/// later one of the same hand (`examples/backs_ceiling.rs`): what ranking the fives without a
+/// list of backs, and bucketing them for free, would save.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BucketedBacks {
+    pub sorted: Vec<u64>,
+    pub buckets: Vec<(usize, usize)>,
+}
