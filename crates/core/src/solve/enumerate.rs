@@ -13,7 +13,8 @@
 //! first, so every earlier setting has a back at least as strong as the current one and "covered
 //! by an earlier setting" is a 2-D question about (middle, front), answered by `best_middle`, a
 //! step function over front classes. Then, cheapest first:
-//! - backs are bucketed by category and top card and a bucket is sorted only when reached; a
+//! - backs come a bucket (category and top card) at a time, made from the hand's ranks where
+//!   the cut is a pair or better (`back_maker`), and a bucket is sorted only when reached; a
 //!   bucket (or a group of equal backs) whose strongest back is already covered, even with the
 //!   best front that could sit under it, is skipped whole;
 //! - a back is skipped when the best five and the best three of the other eight cards (exact,
@@ -53,11 +54,19 @@ macro_rules! count {
     };
 }
 
+// (after `count!`, which it uses)
+mod back_maker;
+use back_maker::BackMaker;
+
 /// Backs are bucketed by category and leading rank nibble: a raw rank shifted past the other
 /// nibbles.
 const BUCKET_SHIFT: u32 = NIBBLE_SHIFT[0];
 
 pub const ALL13: u16 = (1 << 13) - 1;
+
+/// Room for every five's key in `Scratch::sorted`, a power of two (a masked index needs no
+/// check).
+const SORTED: usize = 2048;
 
 /// Five-card subsets of 13 cards.
 const FIVES: usize = 1287;
@@ -187,9 +196,17 @@ pub struct Scratch {
     /// count without a check; the pages past the first never touched).
     backs: Box<[u16; 1 << 16]>,
     n_backs: usize,
-    sorted: Vec<u64>,
-    /// (start, end) of each non-empty bucket of `sorted`, weakest first.
+    /// The backs past the cut as `rank << 13 | mask` keys, bucket by bucket, in the first
+    /// `n_sorted`: listed and counted into buckets (`bucket_backs`), or made a bucket at a time
+    /// as the walk asks (`maker`).
+    sorted: Box<[u64; SORTED]>,
+    n_sorted: usize,
+    /// (start, end) of each non-empty bucket of `sorted`, weakest first, where listed; and how
+    /// many of them the walk has not taken yet.
     buckets: Vec<(usize, usize)>,
+    buckets_left: usize,
+    /// Where the backs are made bucket by bucket instead: the maker's state.
+    maker: Option<BackMaker>,
     /// The 286 fronts as `class << 16 | mask`, strongest class first (sized to a power of two,
     /// so that a masked index needs no bounds check; the rest unused).
     fronts: [u32; 512],
@@ -249,7 +266,10 @@ impl Default for Scratch {
             row: vec![0; 1 << 16].try_into().expect("1 << 16 entries"),
             backs: vec![0; 1 << 16].try_into().expect("1 << 16 entries"),
             n_backs: 0,
-            sorted: Vec::with_capacity(1287),
+            sorted: Box::new([0; SORTED]),
+            n_sorted: 0,
+            buckets_left: 0,
+            maker: None,
             fronts: [0; 512],
             fronts_from: [0; 512],
             buckets: Vec::with_capacity(256),
@@ -315,6 +335,19 @@ impl Scratch {
         );
         self.n_backs = n as usize;
         self.load_flushes(hand, fc, ALL13, cut);
+    }
+
+    /// Ranks and classes of the 1,287 fives, none listed (their backs are made elsewhere).
+    fn load_fives_unlisted(&mut self, hand: &[u8; 13], fc: &FiveClasses) {
+        let row = &mut *self.row;
+        unsuited_fives(
+            hand,
+            std::array::from_fn::<_, 13, _>(|i| i),
+            fc,
+            |m, packed| row[m as usize] = packed,
+        );
+        self.n_backs = 0;
+        self.load_flushes(hand, fc, ALL13, u32::MAX);
     }
 
     /// Ranks and classes of the 56 fives of `rest` (8 positions), before `load_fives`.
@@ -509,12 +542,27 @@ impl Scratch {
             *c = at;
             at += n;
         }
-        sorted.resize(masks.len(), 0);
         for &m in masks {
             let k = key(m);
             let b = bucket(k);
-            sorted[count[b] as usize] = k;
+            sorted[count[b] as usize & (SORTED - 1)] = k;
             count[b] += 1;
+        }
+        self.n_sorted = self.n_backs;
+        self.buckets_left = self.buckets.len();
+        self.maker = None;
+    }
+
+    /// The range in `sorted` of the next bucket of backs the walk takes, strongest first.
+    #[inline]
+    fn next_bucket(&mut self) -> Option<(usize, usize)> {
+        match self.maker {
+            Some(mk) => self.make_next_bucket(mk),
+            None if self.buckets_left > 0 => {
+                self.buckets_left -= 1;
+                Some(self.buckets[self.buckets_left])
+            }
+            None => None,
         }
     }
 
@@ -528,17 +576,19 @@ impl Scratch {
         *given = true;
     }
 
-    /// Swaps the given backs in, if any (the buffers they came in kept for the next ones).
+    /// Takes the given backs in, if any.
     #[cfg(feature = "search-stats")]
     fn take_given_backs(&mut self) -> bool {
         let (given, to_give) = &mut self.given_backs;
-        if *given {
-            std::mem::swap(&mut self.sorted, &mut to_give.sorted);
-            std::mem::swap(&mut self.buckets, &mut to_give.buckets);
-            *given = false;
-            return true;
+        if !*given {
+            return false;
         }
-        false
+        *given = false;
+        let n = to_give.sorted.len();
+        self.sorted[..n].copy_from_slice(&to_give.sorted);
+        std::mem::swap(&mut self.buckets, &mut to_give.buckets);
+        (self.n_sorted, self.buckets_left, self.maker) = (n, self.buckets.len(), None);
+        true
     }
 
     /// Rank of a 3- or 5-position mask of the last loaded hand.
@@ -832,23 +882,24 @@ impl Scratch {
         let given_backs = self.take_given_backs();
         #[cfg(not(feature = "search-stats"))]
         let given_backs = false;
+        #[cfg(feature = "search-stats")]
+        let listed = self.record_backs;
+        #[cfg(not(feature = "search-stats"))]
+        let listed = false;
         if given_backs {
-            let row = &mut *self.row;
-            unsuited_fives(
-                hand,
-                std::array::from_fn::<_, 13, _>(|i| i),
-                fc,
-                |m, packed| row[m as usize] = packed,
-            );
-            self.n_backs = 0;
-            self.load_flushes(hand, fc, ALL13, u32::MAX);
+            self.load_fives_unlisted(hand, fc);
+        } else if BOUNDED && !listed && back_maker::serves(cut) {
+            self.load_fives_unlisted(hand, fc);
+            self.n_sorted = 0;
+            self.maker = Some(BackMaker::new(hand, self.suits, self.counts(ALL13), cut));
         } else {
             self.load_fives(hand, fc, cut);
             self.bucket_backs(cut);
         }
         #[cfg(feature = "search-stats")]
         if self.record_backs {
-            self.last_backs.sorted.clone_from(&self.sorted);
+            let sorted = &self.sorted[..self.n_sorted];
+            self.last_backs.sorted.clone_from(&sorted.to_vec());
             self.last_backs.buckets.clone_from(&self.buckets);
         }
         #[cfg(feature = "search-stats")]
@@ -856,8 +907,11 @@ impl Scratch {
             best.threshold = best.threshold.max(threshold_below(v));
         }
         count!(self, searches, 1);
-        count!(self, backs_past_cut, self.n_backs);
-        count!(self, buckets, self.buckets.len());
+        // (the maker counts its own as it makes them)
+        if self.maker.is_none() {
+            count!(self, backs_past_cut, self.n_sorted);
+            count!(self, buckets, self.buckets.len());
+        }
         self.best_middle[..FRONT_CLASSES].fill(0);
         self.group.clear();
         self.group_live.clear();
@@ -876,8 +930,7 @@ impl Scratch {
         // (256 long, so that a u8 count indexes them without a check: there are at most 56)
         let (mut hits, mut inside) = ([0u16; 256], [0u32; 256]);
         let mut floor_rb = 0;
-        'buckets: for k in (0..self.buckets.len()).rev() {
-            let (start, end) = self.buckets[k];
+        'buckets: while let Some((start, end)) = self.next_bucket() {
             let top = self.sorted[start..end].iter().copied().max().unwrap_or(0);
             let (top_rank, top_class) = ((top >> 13) as u32, self.class_of((top & 0x1fff) as u16));
             // Nothing weaker can beat a kept setting that already has a middle as strong as
@@ -1332,7 +1385,7 @@ impl Scratch {
     /// of class ≥ `class`.
     fn stronger_split_covers(&self, rb: u32, mb: u32, class: usize) -> bool {
         let st = statics();
-        for &key in &self.sorted {
+        for &key in &self.sorted[..self.n_sorted] {
             let (back, rk) = ((key & 0x1fff) as u16, (key >> 13) as u32);
             if rk <= rb {
                 continue;
@@ -1814,6 +1867,80 @@ mod tests {
                 for c in 0..FRONT_CLASSES {
                     let n = want.iter().filter(|&&(fc, _)| fc as usize >= c).count();
                     assert_eq!(s.fronts_from[c] as usize, n);
+                }
+            }
+        }
+    }
+
+    /// The backs made bucket by bucket (`back_maker`) are the listed ones, bucket for bucket,
+    /// for every cut the maker serves: random hands and hands built for each category (quads,
+    /// full houses, one and two suits of five or more, straight flushes, wheels).
+    #[test]
+    fn made_backs_are_the_listed_ones() {
+        use rand::{RngCore, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(23);
+        let code = |rank: u8, suit: u8| rank * 4 + suit;
+        let mut hands: Vec<[u8; 13]> = vec![
+            // quads and trips and pairs
+            [0, 1, 2, 3, 4, 5, 6, 8, 9, 12, 16, 20, 24],
+            // a straight flush to the ace beside a wheel and a flush of seven
+            std::array::from_fn(|i| {
+                if i < 9 {
+                    code(12 - i as u8, 0)
+                } else {
+                    code(i as u8 - 9, 1)
+                }
+            }),
+            // the wheel in one suit, the rest spread
+            [48, 0, 4, 8, 12, 17, 21, 26, 30, 35, 39, 43, 47],
+            // two suits of five or more holding the same ranks
+            [2, 10, 18, 26, 34, 1, 9, 17, 25, 33, 48, 44, 40],
+            // thirteen of one suit
+            std::array::from_fn(|i| code(i as u8, 3)),
+            // four trips and a card
+            [0, 1, 2, 20, 21, 22, 36, 37, 38, 44, 45, 46, 51],
+        ];
+        for _ in 0..1500 {
+            let mut deck: Vec<u8> = (0..52).collect();
+            for i in 0..13 {
+                let j = i + (rng.next_u64() % (52 - i as u64)) as usize;
+                deck.swap(i, j);
+            }
+            hands.push(deck[..13].try_into().unwrap());
+        }
+        for wheel in [Wheel::Low, Wheel::Second] {
+            let fc = FiveClasses::get(wheel);
+            let mut s = Scratch::default();
+            for hand in &hands {
+                s.load(hand, wheel);
+                let mut ranks: Vec<u32> = statics().five.iter().map(|&m| s.rank_of(m)).collect();
+                ranks.sort_unstable();
+                // category floors, ranks of the hand's own fives, and just above the strongest
+                let mut cuts: Vec<u32> = (1..=8).map(|c| c << CATEGORY_SHIFT).collect();
+                cuts.extend([700, 1000, 1200, 1250, 1286].map(|k| ranks[k]));
+                cuts.push(ranks[1286] + 1);
+                for cut in cuts.into_iter().filter(|&c| back_maker::serves(c)) {
+                    let buckets_of = |s: &mut Scratch| {
+                        let mut all = Vec::new();
+                        while let Some((start, end)) = s.next_bucket() {
+                            let mut b = s.sorted[start..end].to_vec();
+                            b.sort_unstable();
+                            all.push(b);
+                        }
+                        all
+                    };
+                    s.load_hand(hand, wheel);
+                    s.load_fives(hand, fc, cut);
+                    s.bucket_backs(cut);
+                    let listed = buckets_of(&mut s);
+                    s.load_hand(hand, wheel);
+                    s.load_fives_unlisted(hand, fc);
+                    s.n_sorted = 0;
+                    s.maker = Some(BackMaker::new(hand, s.suits, s.counts(ALL13), cut));
+                    let made = buckets_of(&mut s);
+                    assert_eq!(made, listed, "{hand:?} {wheel:?} cut {cut:#x}");
+                    let n: usize = made.iter().map(Vec::len).sum();
+                    assert_eq!(s.n_sorted, n, "{hand:?} {wheel:?} cut {cut:#x}");
                 }
             }
         }

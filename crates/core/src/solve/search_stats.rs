@@ -7,9 +7,10 @@
 pub struct SearchStats {
     /// Searches run.
     pub searches: u64,
-    /// Backs (fives) at least as strong as the cut, so bucketed.
+    /// Backs (fives) at least as strong as the cut, listed and bucketed or made bucket by
+    /// bucket (only those of the buckets the walk asks for).
     pub backs_past_cut: u64,
-    /// Non-empty buckets (category and leading rank) of those backs.
+    /// Non-empty buckets (category and leading rank) of those backs, listed or made.
     pub buckets: u64,
     /// Buckets the search reached and sorted.
     pub buckets_sorted: u64,
