@@ -1775,9 +1775,19 @@ fn best_five(c: Counts, wheel: Wheel) -> u32 {
 mod tests {
     use super::*;
 
+    /// 13 distinct card codes, dealt at random.
+    fn random_hand(rng: &mut impl rand::RngCore) -> [u8; 13] {
+        let mut deck: Vec<u8> = (0..52).collect();
+        for i in 0..13 {
+            let j = i + (rng.next_u64() % (52 - i as u64)) as usize;
+            deck.swap(i, j);
+        }
+        deck[..13].try_into().unwrap()
+    }
+
     #[test]
     fn load_ranks_every_row_as_the_evaluator_does() {
-        use rand::{RngCore, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
         // random hands, and hands with one or two suits of five or more (up to all 13)
         let mut hands: Vec<[u8; 13]> = vec![
@@ -1795,12 +1805,7 @@ mod tests {
             [48, 1, 6, 11, 12, 21, 26, 31, 36, 45, 2, 23, 28],
         ];
         for _ in 0..400 {
-            let mut deck: Vec<u8> = (0..52).collect();
-            for i in 0..13 {
-                let j = i + (rng.next_u64() % (52 - i as u64)) as usize;
-                deck.swap(i, j);
-            }
-            hands.push(deck[..13].try_into().unwrap());
+            hands.push(random_hand(&mut rng));
         }
         for wheel in [Wheel::Low, Wheel::Second] {
             let fc = FiveClasses::get(wheel);
@@ -1877,7 +1882,7 @@ mod tests {
     /// full houses, one and two suits of five or more, straight flushes, wheels).
     #[test]
     fn made_backs_are_the_listed_ones() {
-        use rand::{RngCore, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(23);
         let code = |rank: u8, suit: u8| rank * 4 + suit;
         let mut hands: Vec<[u8; 13]> = vec![
@@ -1901,12 +1906,7 @@ mod tests {
             [0, 1, 2, 20, 21, 22, 36, 37, 38, 44, 45, 46, 51],
         ];
         for _ in 0..1500 {
-            let mut deck: Vec<u8> = (0..52).collect();
-            for i in 0..13 {
-                let j = i + (rng.next_u64() % (52 - i as u64)) as usize;
-                deck.swap(i, j);
-            }
-            hands.push(deck[..13].try_into().unwrap());
+            hands.push(random_hand(&mut rng));
         }
         for wheel in [Wheel::Low, Wheel::Second] {
             let fc = FiveClasses::get(wheel);
@@ -1953,12 +1953,7 @@ mod tests {
         for wheel in [Wheel::Low, Wheel::Second] {
             let mut s = Scratch::default();
             for _ in 0..3000 {
-                let mut deck: Vec<u8> = (0..52).collect();
-                for i in 0..13 {
-                    let j = i + (rng.next_u64() % (52 - i as u64)) as usize;
-                    deck.swap(i, j);
-                }
-                let hand: [u8; 13] = deck[..13].try_into().unwrap();
+                let hand = random_hand(&mut rng);
                 s.load(&hand, wheel);
                 let set = ALL13 ^ statics().five[(rng.next_u64() % 1287) as usize];
                 // the strongest row among `masks` inside `set`, by looking at every one
