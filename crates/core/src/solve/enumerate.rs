@@ -43,6 +43,9 @@ use super::classes::{
 use crate::eval::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_SHIFT};
 use std::sync::OnceLock;
 
+mod back_maker;
+use back_maker::BackMaker;
+
 /// Adds `n` to one of `Scratch::stats`' counters where the `search-stats` feature is on, and is
 /// nothing where it is off (every shipped build).
 macro_rules! count {
@@ -53,10 +56,6 @@ macro_rules! count {
         }
     };
 }
-
-// (after `count!`, which it uses)
-mod back_maker;
-use back_maker::BackMaker;
 
 /// Backs are bucketed by category and leading rank nibble: a raw rank shifted past the other
 /// nibbles.
@@ -557,7 +556,12 @@ impl Scratch {
     #[inline]
     fn next_bucket(&mut self) -> Option<(usize, usize)> {
         match self.maker {
-            Some(mk) => self.make_next_bucket(mk),
+            Some(_) => {
+                let (start, end) = self.make_next_bucket()?;
+                count!(self, buckets, 1);
+                count!(self, backs_past_cut, end - start);
+                Some((start, end))
+            }
             None if self.buckets_left > 0 => {
                 self.buckets_left -= 1;
                 Some(self.buckets[self.buckets_left])

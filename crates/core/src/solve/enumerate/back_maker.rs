@@ -54,26 +54,49 @@ fn straight_ranks(lead: u32, wheel: Wheel) -> Option<u16> {
     }
 }
 
-/// Each k-subset of the positions in `mask`, for masks of at most four positions (one rank's).
+/// The pairs of positions of one rank's (at most four), and how many.
 #[inline(always)]
-fn subsets(mask: u16, k: u32, mut f: impl FnMut(u16)) {
-    match mask.count_ones().cmp(&k) {
-        std::cmp::Ordering::Less => {}
-        std::cmp::Ordering::Equal => f(mask),
-        std::cmp::Ordering::Greater => {
-            // k = n − 1: leave one out; otherwise (two of three or four) pairs of positions
-            if k + 1 == mask.count_ones() {
-                bits(mask, |b| f(mask ^ b));
-            } else {
-                bits(mask, |a| bits(mask & !(a | (a - 1)), |b| f(a | b)));
-            }
+fn two_of(mask: u16) -> ([u16; 6], usize) {
+    let (mut out, mut n) = ([0u16; 6], 0);
+    let mut a_in = mask;
+    while a_in != 0 {
+        let a = a_in & a_in.wrapping_neg();
+        a_in ^= a;
+        let mut b_in = a_in;
+        while b_in != 0 {
+            let b = b_in & b_in.wrapping_neg();
+            b_in ^= b;
+            out[n] = a | b;
+            n += 1;
         }
     }
+    (out, n)
 }
 
-/// Each set bit of `mask`, lowest first, as a mask of its own.
+/// The threes of positions of one rank's (at most four), and how many: the rank's own three,
+/// or each of four less one.
 #[inline(always)]
-fn bits(mut mask: u16, mut f: impl FnMut(u16)) {
+fn three_of(mask: u16) -> ([u16; 4], usize) {
+    let (mut out, mut n) = ([0u16; 4], 0);
+    if mask.count_ones() == 3 {
+        out[0] = mask;
+        n = 1;
+    } else if mask.count_ones() == 4 {
+        let mut left = mask;
+        while left != 0 {
+            let b = left & left.wrapping_neg();
+            left ^= b;
+            out[n] = mask ^ b;
+            n += 1;
+        }
+    }
+    (out, n)
+}
+
+/// Each set bit of `mask`, lowest first, as a mask of its own (for the rare categories' nested
+/// loops).
+#[inline(always)]
+fn each_bit(mut mask: u16, mut f: impl FnMut(u16)) {
     while mask != 0 {
         let b = mask & mask.wrapping_neg();
         f(b);
@@ -85,17 +108,17 @@ impl BackMaker {
     /// The maker for the loaded hand (`hand`'s codes, its suits' positions and its counts)
     /// and a cut it serves.
     pub(super) fn new(hand: &[u8; 13], suits: [u16; 4], counts: Counts, cut: u32) -> BackMaker {
-        let mut by_rank = [0u16; 16];
+        let (mut by_rank, mut rank_bit) = ([0u16; 16], [0u16; 13]);
+        // the ranks seen once so far, twice, three and four times
+        let (mut once, mut pairs, mut trips, mut quads) = (0u16, 0u16, 0u16, 0u16);
         for (i, &c) in hand.iter().enumerate() {
+            let bit = 1u16 << (c >> 2 & 15);
             by_rank[(c >> 2) as usize & 15] |= 1 << i;
-        }
-        let rank_bit = hand.map(|c| 1u16 << (c >> 2 & 15));
-        let (mut pairs, mut trips, mut quads) = (0u16, 0u16, 0u16);
-        for (r, &p) in by_rank[..13].iter().enumerate() {
-            let n = p.count_ones();
-            pairs |= ((n >= 2) as u16) << r;
-            trips |= ((n >= 3) as u16) << r;
-            quads |= ((n == 4) as u16) << r;
+            rank_bit[i] = bit;
+            quads |= trips & bit;
+            trips |= pairs & bit;
+            pairs |= once & bit;
+            once |= bit;
         }
         // (each suit's ranks, from the counts)
         let in_suit = |s: usize| (counts.1 >> (16 * s)) as u16 & 0x1fff;
@@ -155,16 +178,25 @@ impl BackMaker {
 
 impl Scratch {
     /// The range in `sorted` of the next non-empty bucket the maker makes, strongest first, or
-    /// `None` after the cut's.
-    pub(super) fn make_next_bucket(&mut self, mut mk: BackMaker) -> Option<(usize, usize)> {
+    /// `None` after the cut's (or without a maker).
+    pub(super) fn make_next_bucket(&mut self) -> Option<(usize, usize)> {
+        let wheel = self.wheel;
+        let Scratch {
+            maker,
+            row,
+            sorted,
+            suits,
+            n_sorted,
+            ..
+        } = self;
+        let mk = maker.as_mut()?;
         loop {
             while mk.leads == 0 {
                 if mk.category <= mk.cut_category {
-                    self.maker = Some(mk);
                     return None;
                 }
                 mk.category -= 1;
-                mk.leads = mk.leads_of(mk.category, self.wheel);
+                mk.leads = mk.leads_of(mk.category, wheel);
                 if mk.category == mk.cut_category {
                     mk.leads &= !((1u16 << mk.cut_lead) - 1);
                 }
@@ -172,46 +204,45 @@ impl Scratch {
             let lead = 15 - mk.leads.leading_zeros();
             mk.leads &= !(1 << lead);
             let start = mk.made;
-            mk.made = self.make_bucket(&mk, lead);
-            self.n_sorted = mk.made;
+            mk.made = mk.make_bucket(lead, wheel, row, sorted, *suits);
+            *n_sorted = mk.made;
             if mk.made > start {
-                count!(self, buckets, 1);
-                count!(self, backs_past_cut, mk.made - start);
-                self.maker = Some(mk);
                 return Some((start, mk.made));
             }
         }
     }
+}
 
+impl BackMaker {
     /// Writes the keys of the fives of `mk.category` leading with `lead` and at least the cut
     /// from `mk.made` on in `sorted`; returns where they end.
-    fn make_bucket(&mut self, mk: &BackMaker, lead: u32) -> usize {
-        let wheel = self.wheel;
-        let Scratch {
-            row, sorted, suits, ..
-        } = self;
-        let suits = *suits;
-        let by_rank = &mk.by_rank;
-        let mut out = Out {
-            row,
-            sorted,
-            at: mk.made,
-            cut_key: mk.cut_key,
-        };
-        let mut emit = |m: u16, keep: bool| out.push(m, keep);
-        let one_suit = |m: u16| suits.iter().any(|&s| m & !s == 0);
+    fn make_bucket(
+        &self,
+        lead: u32,
+        wheel: Wheel,
+        row: &[u64; 1 << 16],
+        sorted: &mut [u64; SORTED],
+        suits: [u16; 4],
+    ) -> usize {
+        let mk = self;
+        let (by_rank, cut) = (&mk.by_rank, mk.cut_key);
+        // (the write position in a register: every loop below is plain, no closure holds it)
+        let mut at = mk.made;
         let r = (lead as usize).wrapping_sub(2) & 15;
         let category = mk.category;
         if category == Category::Pair as u32 {
             // two of the pair's cards and three of the others, of three different ranks
-            let others = ALL13 & !by_rank[r];
             let (mut pos, mut rank_bit, mut k) = ([0u16; 16], [0u16; 16], 0usize);
-            bits(others, |b| {
+            let mut others = ALL13 & !by_rank[r];
+            while others != 0 {
+                let b = others & others.wrapping_neg();
+                others ^= b;
                 pos[k] = b;
                 rank_bit[k] = mk.rank_bit[b.trailing_zeros() as usize % 13];
                 k += 1;
-            });
-            subsets(by_rank[r], 2, |pair| {
+            }
+            let (pairs, n_pairs) = two_of(by_rank[r]);
+            for &pair in &pairs[..n_pairs] {
                 for i in 0..k {
                     for j in i + 1..k {
                         if rank_bit[i] & rank_bit[j] != 0 {
@@ -219,49 +250,67 @@ impl Scratch {
                         }
                         let (m, seen) = (pair | pos[i] | pos[j], rank_bit[i] | rank_bit[j]);
                         for l in j + 1..k {
-                            emit(m | pos[l], seen & rank_bit[l] == 0);
+                            at = put(row, sorted, at, cut, m | pos[l], seen & rank_bit[l] == 0);
                         }
                     }
                 }
-            });
+            }
         } else if category == Category::TwoPair as u32 {
             // the lower pair any held twice below, the kicker any card of a third rank
-            let below = mk.pairs & ((1u16 << r) - 1);
-            bits(below, |q| {
-                let q = q.trailing_zeros() as usize;
+            let (highs, n_highs) = two_of(by_rank[r]);
+            let mut below = mk.pairs & ((1u16 << r) - 1);
+            while below != 0 {
+                let q = below.trailing_zeros() as usize;
+                below &= below - 1;
                 let kickers = ALL13 & !by_rank[r] & !by_rank[q];
-                subsets(by_rank[r], 2, |high| {
-                    subsets(by_rank[q], 2, |low| {
-                        bits(kickers, |k| emit(high | low | k, true))
-                    })
-                });
-            });
+                let (lows, n_lows) = two_of(by_rank[q]);
+                for &high in &highs[..n_highs] {
+                    for &low in &lows[..n_lows] {
+                        let mut ks = kickers;
+                        while ks != 0 {
+                            let k = ks & ks.wrapping_neg();
+                            ks ^= k;
+                            at = put(row, sorted, at, cut, high | low | k, true);
+                        }
+                    }
+                }
+            }
         } else if category == Category::Trips as u32 {
             // two kickers of two other ranks
             let others = ALL13 & !by_rank[r];
-            subsets(by_rank[r], 3, |three| {
-                bits(others, |a| {
+            let (threes, n_threes) = three_of(by_rank[r]);
+            for &three in &threes[..n_threes] {
+                let mut a_in = others;
+                while a_in != 0 {
+                    let a = a_in & a_in.wrapping_neg();
+                    a_in ^= a;
                     let rank_a = mk.rank_bit[a.trailing_zeros() as usize % 13].trailing_zeros();
-                    let b_in = others & !(a | (a - 1)) & !by_rank[rank_a as usize & 15];
-                    bits(b_in, |b| emit(three | a | b, true))
-                })
-            });
+                    let mut b_in = a_in & !by_rank[rank_a as usize & 15];
+                    while b_in != 0 {
+                        let b = b_in & b_in.wrapping_neg();
+                        b_in ^= b;
+                        at = put(row, sorted, at, cut, three | a | b, true);
+                    }
+                }
+            }
         } else if category == Category::Straight as u32 {
             // one card of each of the five ranks, not all of one suit (a straight flush)
             let w = straight_ranks(lead, wheel).unwrap_or(0);
             let mut ranks = [0u16; 5];
-            let mut n = 0;
-            bits(w, |b| {
-                ranks[n] = by_rank[b.trailing_zeros() as usize];
+            let (mut n, mut left) = (0, w);
+            while left != 0 {
+                ranks[n] = by_rank[left.trailing_zeros() as usize];
+                left &= left - 1;
                 n += 1;
-            });
-            bits(ranks[0], |a| {
-                bits(ranks[1], |b| {
-                    bits(ranks[2], |c| {
-                        bits(ranks[3], |d| {
-                            bits(ranks[4], |e| {
+            }
+            let one_suit = |m: u16| suits.iter().any(|&s| m & !s == 0);
+            each_bit(ranks[0], |a| {
+                each_bit(ranks[1], |b| {
+                    each_bit(ranks[2], |c| {
+                        each_bit(ranks[3], |d| {
+                            each_bit(ranks[4], |e| {
                                 let m = a | b | c | d | e;
-                                emit(m, !one_suit(m))
+                                at = put(row, sorted, at, cut, m, !one_suit(m));
                             })
                         })
                     })
@@ -275,64 +324,71 @@ impl Scratch {
                     continue;
                 }
                 let lower = by_rank[..r].iter().fold(0u16, |m, &p| m | p) & s;
-                bits(lower, |a| {
-                    bits(lower & !(a | (a - 1)), |b| {
-                        bits(lower & !(b | (b - 1)), |c| {
-                            bits(lower & !(c | (c - 1)), |d| {
+                each_bit(lower, |a| {
+                    each_bit(lower & !(a | (a - 1)), |b| {
+                        each_bit(lower & !(b | (b - 1)), |c| {
+                            each_bit(lower & !(c | (c - 1)), |d| {
                                 let m = top | a | b | c | d;
                                 let flush = row[m as usize] as u32 >> CATEGORY_SHIFT
                                     == Category::Flush as u32;
-                                emit(m, flush)
+                                at = put(row, sorted, at, cut, m, flush);
                             })
                         })
                     })
                 });
             }
         } else if category == Category::FullHouse as u32 {
-            let pairs = mk.pairs & !(1 << r);
-            subsets(by_rank[r], 3, |three| {
-                bits(pairs, |q| {
-                    subsets(by_rank[q.trailing_zeros() as usize], 2, |two| {
-                        emit(three | two, true)
-                    })
-                })
-            });
+            let (threes, n_threes) = three_of(by_rank[r]);
+            let mut pairs = mk.pairs & !(1 << r);
+            while pairs != 0 {
+                let q = pairs.trailing_zeros() as usize;
+                pairs &= pairs - 1;
+                let (twos, n_twos) = two_of(by_rank[q]);
+                for &three in &threes[..n_threes] {
+                    for &two in &twos[..n_twos] {
+                        at = put(row, sorted, at, cut, three | two, true);
+                    }
+                }
+            }
         } else if category == Category::Quads as u32 {
             let four = by_rank[r];
-            bits(ALL13 & !four, |k| emit(four | k, true));
+            let mut ks = ALL13 & !four;
+            while ks != 0 {
+                let k = ks & ks.wrapping_neg();
+                ks ^= k;
+                at = put(row, sorted, at, cut, four | k, true);
+            }
         } else if category == Category::StraightFlush as u32 {
             let w = straight_ranks(lead, wheel).unwrap_or(0);
             for s in suits {
-                let mut m = 0u16;
-                let mut all = true;
-                bits(w, |b| {
-                    let card = by_rank[b.trailing_zeros() as usize] & s;
+                let (mut m, mut all, mut left) = (0u16, true, w);
+                while left != 0 {
+                    let card = by_rank[left.trailing_zeros() as usize] & s;
+                    left &= left - 1;
                     all &= card != 0;
                     m |= card;
-                });
+                }
                 if all {
-                    emit(m, true);
+                    at = put(row, sorted, at, cut, m, true);
                 }
             }
         }
-        out.at
+        at
     }
 }
 
-/// Where a bucket's keys go.
-struct Out<'a> {
-    row: &'a [u64; 1 << 16],
-    sorted: &'a mut [u64; SORTED],
+/// Writes five `m`'s key at `at` and returns the next write position: past it when `keep` and
+/// the key is at least `cut` (without a branch).
+#[inline(always)]
+fn put(
+    row: &[u64; 1 << 16],
+    sorted: &mut [u64; SORTED],
     at: usize,
-    cut_key: u64,
-}
-
-impl Out<'_> {
-    /// Writes the key of five `m`, kept when `keep` and at least the cut (without a branch).
-    #[inline(always)]
-    fn push(&mut self, m: u16, keep: bool) {
-        let key = (self.row[m as usize] as u32 as u64) << 13 | m as u64;
-        self.sorted[self.at & (SORTED - 1)] = key;
-        self.at += (keep & (key >= self.cut_key)) as usize;
-    }
+    cut: u64,
+    m: u16,
+    keep: bool,
+) -> usize {
+    let key = (row[m as usize] as u32 as u64) << 13 | m as u64;
+    sorted[at & (SORTED - 1)] = key;
+    at + (keep & (key >= cut)) as usize
 }
