@@ -138,7 +138,7 @@ impl BackMaker {
             pairs,
             trips,
             quads,
-            present: (0..4).fold(0, |m, s| m | in_suit(s)),
+            present: once,
             suit_ranks,
         }
     }
