@@ -580,6 +580,16 @@ impl Scratch {
         *given = true;
     }
 
+    /// Whether the next search takes its backs as given (`give_backs`), and whether it must
+    /// list and bucket its own (to record them, `record_backs`): only in `search-stats` builds.
+    #[inline]
+    fn backs_from_outside(&mut self) -> (bool, bool) {
+        #[cfg(feature = "search-stats")]
+        return (self.take_given_backs(), self.record_backs);
+        #[cfg(not(feature = "search-stats"))]
+        (false, false)
+    }
+
     /// Takes the given backs in, if any.
     #[cfg(feature = "search-stats")]
     fn take_given_backs(&mut self) -> bool {
@@ -882,14 +892,7 @@ impl Scratch {
             }
             five_classes[lo]
         });
-        #[cfg(feature = "search-stats")]
-        let given_backs = self.take_given_backs();
-        #[cfg(not(feature = "search-stats"))]
-        let given_backs = false;
-        #[cfg(feature = "search-stats")]
-        let listed = self.record_backs;
-        #[cfg(not(feature = "search-stats"))]
-        let listed = false;
+        let (given_backs, listed) = self.backs_from_outside();
         if given_backs {
             self.load_fives_unlisted(hand, fc);
         } else if BOUNDED && !listed && back_maker::serves(cut) {
@@ -902,8 +905,8 @@ impl Scratch {
         }
         #[cfg(feature = "search-stats")]
         if self.record_backs {
-            let sorted = &self.sorted[..self.n_sorted];
-            self.last_backs.sorted.clone_from(&sorted.to_vec());
+            self.last_backs.sorted.clear();
+            (self.last_backs.sorted).extend_from_slice(&self.sorted[..self.n_sorted]);
             self.last_backs.buckets.clone_from(&self.buckets);
         }
         #[cfg(feature = "search-stats")]
@@ -1681,10 +1684,20 @@ fn best_front(c: Counts) -> u32 {
     (a + 2) << N0 | (b + 2) << N1 | (c + 2) << N2 | FRONT_FLAG
 }
 
+/// The ranks of the wheel (ace to five) in a 13-bit rank mask.
+const WHEEL13: u16 = 1 << 12 | 0b1111;
+
+/// The wheel's leading value (`HandRank` encoding): the lowest straight, or the second.
+fn wheel_lead(wheel: Wheel) -> u32 {
+    match wheel {
+        Wheel::Low => 5,
+        Wheel::Second => 14,
+    }
+}
+
 /// Top card value (`HandRank` encoding) of the best straight in a 13-bit rank mask, if any.
 #[inline]
 fn straight_top(ranks: u16, wheel: Wheel) -> Option<u32> {
-    const WHEEL13: u16 = 1 << 12 | 0b1111;
     let runs = ranks & (ranks >> 1) & (ranks >> 2) & (ranks >> 3) & (ranks >> 4);
     let mut t = None;
     if runs != 0 {
@@ -1692,10 +1705,7 @@ fn straight_top(ranks: u16, wheel: Wheel) -> Option<u32> {
         t = Some(if low + 4 == 12 { 15 } else { low + 6 });
     }
     if ranks & WHEEL13 == WHEEL13 {
-        let w = match wheel {
-            Wheel::Low => 5,
-            Wheel::Second => 14,
-        };
+        let w = wheel_lead(wheel);
         t = Some(t.map_or(w, |x: u32| x.max(w)));
     }
     t
@@ -1789,10 +1799,15 @@ mod tests {
         deck[..13].try_into().unwrap()
     }
 
+    /// `n` hands dealt at random from `seed`.
+    fn random_hands(seed: u64, n: usize) -> Vec<[u8; 13]> {
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        (0..n).map(|_| random_hand(&mut rng)).collect()
+    }
+
     #[test]
     fn load_ranks_every_row_as_the_evaluator_does() {
-        use rand::SeedableRng;
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
         // random hands, and hands with one or two suits of five or more (up to all 13)
         let mut hands: Vec<[u8; 13]> = vec![
             std::array::from_fn(|i| (i * 4) as u8),
@@ -1808,9 +1823,7 @@ mod tests {
             [2, 10, 18, 26, 34, 1, 9, 17, 25, 33, 48, 44, 40],
             [48, 1, 6, 11, 12, 21, 26, 31, 36, 45, 2, 23, 28],
         ];
-        for _ in 0..400 {
-            hands.push(random_hand(&mut rng));
-        }
+        hands.extend(random_hands(11, 400));
         for wheel in [Wheel::Low, Wheel::Second] {
             let fc = FiveClasses::get(wheel);
             let mut s = Scratch::default();
@@ -1886,8 +1899,6 @@ mod tests {
     /// full houses, one and two suits of five or more, straight flushes, wheels).
     #[test]
     fn made_backs_are_the_listed_ones() {
-        use rand::SeedableRng;
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(23);
         let code = |rank: u8, suit: u8| rank * 4 + suit;
         let mut hands: Vec<[u8; 13]> = vec![
             // quads and trips and pairs
@@ -1909,9 +1920,7 @@ mod tests {
             // four trips and a card
             [0, 1, 2, 20, 21, 22, 36, 37, 38, 44, 45, 46, 51],
         ];
-        for _ in 0..1500 {
-            hands.push(random_hand(&mut rng));
-        }
+        hands.extend(random_hands(23, 1500));
         for wheel in [Wheel::Low, Wheel::Second] {
             let fc = FiveClasses::get(wheel);
             let mut s = Scratch::default();

@@ -6,7 +6,7 @@
 //! the others, and the buckets the walk never reaches are never made. A five's key is read
 //! from the row table as the listing path reads it.
 
-use super::{Counts, Scratch, ALL13, SORTED};
+use super::{wheel_lead, Counts, Scratch, ALL13, SORTED, WHEEL13};
 use crate::eval::{Category, Wheel, CATEGORY_SHIFT};
 
 /// Where the making stands.
@@ -45,11 +45,10 @@ pub(super) fn serves(cut: u32) -> bool {
 /// The five ranks (indices, 0 = deuce) of the straight whose leading value is `lead`, if one
 /// has it under `wheel`: ace-high leads with 15 and the wheel (ace to five) with 5 or 14.
 fn straight_ranks(lead: u32, wheel: Wheel) -> Option<u16> {
-    const WHEEL: u16 = 1 << 12 | 0b1111;
-    match (lead, wheel) {
-        (15, _) => Some(0b11111 << 8),
-        (6..=13, _) => Some(0b11111 << (lead - 6)),
-        (14, Wheel::Second) | (5, Wheel::Low) => Some(WHEEL),
+    match lead {
+        _ if lead == wheel_lead(wheel) => Some(WHEEL13),
+        15 => Some(0b11111 << 8),
+        6..=13 => Some(0b11111 << (lead - 6)),
         _ => None,
     }
 }
@@ -148,24 +147,18 @@ impl BackMaker {
         // the leading values of the straights in a rank mask: a run of five from its lowest
         // rank leads with that rank's value + 4 (the ace's 15), the wheel with 5 or 14
         let straights = |ranks: u16| {
-            const WHEEL: u16 = 1 << 12 | 0b1111;
             let runs = ranks & ranks >> 1 & ranks >> 2 & ranks >> 3 & ranks >> 4;
             let leads = (runs as u32) << 6;
             let leads = leads & !(1 << 14) | (leads >> 14 & 1) << 15;
-            let wheel_lead = match wheel {
-                Wheel::Low => 5,
-                Wheel::Second => 14,
-            };
-            (leads | ((ranks & WHEEL == WHEEL) as u32) << wheel_lead) as u16
+            (leads | ((ranks & WHEEL13 == WHEEL13) as u32) << wheel_lead(wheel)) as u16
         };
-        let flush_suits = self.suit_ranks.iter().fold(0, |m, &r| m | r);
         match category {
             c if c == Category::StraightFlush as u32 => {
                 self.suit_ranks.iter().fold(0, |m, &r| m | straights(r))
             }
             c if c == Category::Quads as u32 => self.quads << 2,
             c if c == Category::FullHouse as u32 && self.pairs.count_ones() >= 2 => self.trips << 2,
-            c if c == Category::Flush as u32 => flush_suits << 2,
+            c if c == Category::Flush as u32 => self.suit_ranks.iter().fold(0, |m, &r| m | r) << 2,
             c if c == Category::Straight as u32 => straights(self.present),
             c if c == Category::Trips as u32 => self.trips << 2,
             // the top pair of two: every pair but the lowest
@@ -214,8 +207,8 @@ impl Scratch {
 }
 
 impl BackMaker {
-    /// Writes the keys of the fives of `mk.category` leading with `lead` and at least the cut
-    /// from `mk.made` on in `sorted`; returns where they end.
+    /// Writes the keys of the fives of `self.category` leading with `lead` and at least the cut
+    /// from `self.made` on in `sorted`; returns where they end.
     fn make_bucket(
         &self,
         lead: u32,
@@ -224,12 +217,11 @@ impl BackMaker {
         sorted: &mut [u64; SORTED],
         suits: [u16; 4],
     ) -> usize {
-        let mk = self;
-        let (by_rank, cut) = (&mk.by_rank, mk.cut_key);
+        let (by_rank, cut) = (&self.by_rank, self.cut_key);
         // (the write position in a register: every loop below is plain, no closure holds it)
-        let mut at = mk.made;
+        let mut at = self.made;
         let r = (lead as usize).wrapping_sub(2) & 15;
-        let category = mk.category;
+        let category = self.category;
         if category == Category::Pair as u32 {
             // two of the pair's cards and three of the others, of three different ranks
             let (mut pos, mut rank_bit, mut k) = ([0u16; 16], [0u16; 16], 0usize);
@@ -238,7 +230,7 @@ impl BackMaker {
                 let b = others & others.wrapping_neg();
                 others ^= b;
                 pos[k] = b;
-                rank_bit[k] = mk.rank_bit[b.trailing_zeros() as usize % 13];
+                rank_bit[k] = self.rank_bit[b.trailing_zeros() as usize % 13];
                 k += 1;
             }
             let (pairs, n_pairs) = two_of(by_rank[r]);
@@ -258,7 +250,7 @@ impl BackMaker {
         } else if category == Category::TwoPair as u32 {
             // the lower pair any held twice below, the kicker any card of a third rank
             let (highs, n_highs) = two_of(by_rank[r]);
-            let mut below = mk.pairs & ((1u16 << r) - 1);
+            let mut below = self.pairs & ((1u16 << r) - 1);
             while below != 0 {
                 let q = below.trailing_zeros() as usize;
                 below &= below - 1;
@@ -284,7 +276,7 @@ impl BackMaker {
                 while a_in != 0 {
                     let a = a_in & a_in.wrapping_neg();
                     a_in ^= a;
-                    let rank_a = mk.rank_bit[a.trailing_zeros() as usize % 13].trailing_zeros();
+                    let rank_a = self.rank_bit[a.trailing_zeros() as usize % 13].trailing_zeros();
                     let mut b_in = a_in & !by_rank[rank_a as usize & 15];
                     while b_in != 0 {
                         let b = b_in & b_in.wrapping_neg();
@@ -339,7 +331,7 @@ impl BackMaker {
             }
         } else if category == Category::FullHouse as u32 {
             let (threes, n_threes) = three_of(by_rank[r]);
-            let mut pairs = mk.pairs & !(1 << r);
+            let mut pairs = self.pairs & !(1 << r);
             while pairs != 0 {
                 let q = pairs.trailing_zeros() as usize;
                 pairs &= pairs - 1;
