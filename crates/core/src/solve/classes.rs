@@ -113,63 +113,45 @@ pub fn front_ranks() -> &'static [u64; 4096] {
     })
 }
 
-/// The rank multisets of one to four cards as states of a walk that adds one rank at a time:
-/// `to_two[state << 4 | rank]` is the state of two cards from a state of one (whose states are
-/// the ranks themselves), `to_three` and `to_four` likewise. With the fives of a hand walked
-/// position by position, each state is shared by the fives that extend it, and the last step
-/// is one load from the 16 entries of a four-card state ([`FiveClasses::by_four`]) where the
-/// evaluator sums five rank weights and looks the sum up twice (a 722 KB table of multiset ids,
-/// then their ranks).
-pub struct MultisetSteps {
-    /// (each sized to a power of two, so that masked indices need no bounds checks; the rest
-    /// unused)
-    pub to_two: Box<[u16; 256]>,
-    pub to_three: Box<[u16; 2048]>,
-    pub to_four: Box<[u16; 8192]>,
-    /// Rank counts of each four-card state.
-    four: Vec<[u8; 13]>,
+/// The rank multisets of two cards as states: `to_two[rank << 4 | rank]` (sized to a power of
+/// two, so that a masked index needs no bounds check; the rest unused), with each state's rank
+/// counts. A five is a pair and a front: its rank multiset is a pair's state and a front's
+/// class (which is the front's rank multiset, see [`front_class`]), and its packed rank one
+/// load from [`FiveClasses::by_pair`], where the evaluator sums five rank weights and looks the
+/// sum up twice (a 722 KB table of multiset ids, then their ranks).
+pub struct PairStates {
+    pub to_two: Box<[u8; 256]>,
+    /// Rank counts of each state.
+    counts: Vec<[u8; 13]>,
 }
 
-/// The states of [`MultisetSteps`], built once (wheel-free).
-pub fn multiset_steps() -> &'static MultisetSteps {
-    static S: OnceLock<MultisetSteps> = OnceLock::new();
+/// The states of [`PairStates`], built once (wheel-free).
+pub fn pair_states() -> &'static PairStates {
+    static S: OnceLock<PairStates> = OnceLock::new();
     S.get_or_init(|| {
-        // rank counts of each state, by number of cards
-        let mut level: Vec<[u8; 13]> = (0..13)
-            .map(|r| std::array::from_fn(|i| (i == r) as u8))
-            .collect();
-        let mut next: [Vec<u16>; 3] = Default::default();
-        for step in &mut next {
-            let mut ids: HashMap<[u8; 13], u16> = HashMap::new();
-            let mut bigger = Vec::new();
-            *step = vec![0; level.len() << 4];
-            for (id, counts) in level.iter().enumerate() {
-                for r in 0..13 {
-                    let mut c = *counts;
-                    c[r] += 1; // at most four cards: never a fifth of a kind
-                    let n = ids.len() as u16;
-                    step[id << 4 | r] = *ids.entry(c).or_insert_with(|| {
-                        bigger.push(c);
-                        n
-                    });
-                }
+        let mut to_two = Box::new([0u8; 256]);
+        let mut ids: HashMap<[u8; 13], u8> = HashMap::new();
+        let mut counts = Vec::new();
+        for a in 0..13 {
+            for b in 0..13 {
+                let mut c = [0u8; 13];
+                c[a] += 1;
+                c[b] += 1;
+                let n = ids.len() as u8;
+                to_two[a << 4 | b] = *ids.entry(c).or_insert_with(|| {
+                    counts.push(c);
+                    n
+                });
             }
-            level = bigger;
         }
-        let [n2, n3, n4] = next;
-        let padded = |mut n: Vec<u16>, len: usize| {
-            assert!(n.len() <= len);
-            n.resize(len, 0);
-            n.into_boxed_slice()
-        };
-        MultisetSteps {
-            to_two: padded(n2, 256).try_into().expect("256"),
-            to_three: padded(n3, 2048).try_into().expect("2048"),
-            to_four: padded(n4, 8192).try_into().expect("8192"),
-            four: level,
-        }
+        PairStates { to_two, counts }
     })
 }
+
+/// Pair states ([`PairStates`]) room is made for in [`FiveClasses::by_pair`]: the 91 rank
+/// multisets of two cards, rounded up to a power of two so that a masked state needs no bounds
+/// check.
+pub const PAIR_ROWS: usize = 128;
 
 /// Where a packed five (`raw | class << CLASS_SHIFT`, the solver's per-five lookups) holds its
 /// class: above the 32 bits of the raw rank, and high enough that the solver's key (`packed <<
@@ -232,10 +214,10 @@ pub struct FiveClasses {
     /// Packed fives (see [`CLASS_SHIFT`]) by a flush's rank mask, at an index that needs no
     /// bounds check.
     packed_flush: Box<[u64; 1 << 13]>,
-    /// Packed fives (see [`CLASS_SHIFT`]) by a four-card state of [`MultisetSteps`] and a fifth rank, at
-    /// `[state][rank]` (0 for a fifth of a kind, which no hand holds; sized to a power of two,
-    /// so that masked indices need no bounds checks).
-    by_four: Box<[[u64; 16]; 2048]>,
+    /// Packed fives (see [`CLASS_SHIFT`]) by a pair's state ([`PairStates`]) and a front's
+    /// class, at `[state][class]` (0 for five of a kind, which no hand holds; sized to powers
+    /// of two, so that masked indices need no bounds checks).
+    by_pair: Box<[[u64; 512]; PAIR_ROWS]>,
     /// Each 13-bit rank mask's position among the masks with as many ranks, in increasing
     /// order, the ten straights left out of the five-rank masks (see [`FiveClasses::class_of_raw`]).
     rank_index: Box<[u16; 1 << 13]>,
@@ -276,17 +258,29 @@ impl FiveClasses {
             };
             assert!(t.multiset5[w].len() <= 1 << 13);
             let packed_multiset = packed(&t.multiset5[w]);
-            let four = &multiset_steps().four;
-            assert!(four.len() <= 2048);
-            let mut by_four: Box<[[u64; 16]; 2048]> = vec![[0u64; 16]; 2048]
+            let pairs = &pair_states().counts;
+            assert!(pairs.len() <= PAIR_ROWS);
+            // each front class's rank counts (fronts are indexed by any order of their ranks)
+            let mut fronts = vec![[0u8; 13]; FRONT_CLASSES];
+            for (i, &packed) in front_ranks()[..13 * 169].iter().enumerate() {
+                let c = &mut fronts[unpack(packed).1 as usize];
+                *c = [0; 13];
+                for r in [i / 169, i / 13 % 13, i % 13] {
+                    c[r] += 1;
+                }
+            }
+            let mut by_pair: Box<[[u64; 512]; PAIR_ROWS]> = vec![[0u64; 512]; PAIR_ROWS]
                 .into_boxed_slice()
                 .try_into()
-                .expect("2048 states");
-            for (s4, counts) in four.iter().enumerate() {
-                let weight: u32 = (0..13).map(|r| RANK_WEIGHT[r] * counts[r] as u32).sum();
-                for r in (0..13).filter(|&r| counts[r] < 4) {
-                    let id = t.key5[(weight + RANK_WEIGHT[r]) as usize];
-                    by_four[s4][r] = packed_multiset[id as usize];
+                .expect("PAIR_ROWS states");
+            for (s2, two) in pairs.iter().enumerate() {
+                for (class, three) in fronts.iter().enumerate() {
+                    let counts: [u8; 13] = std::array::from_fn(|r| two[r] + three[r]);
+                    if counts.iter().all(|&n| n <= 4) {
+                        let weight: u32 = (0..13).map(|r| RANK_WEIGHT[r] * counts[r] as u32).sum();
+                        let id = t.key5[weight as usize];
+                        by_pair[s2][class] = packed_multiset[id as usize];
+                    }
                 }
             }
             let mut base = [u16::MAX; 9];
@@ -306,17 +300,17 @@ impl FiveClasses {
                 w,
                 multiset: t.multiset5[w].iter().map(|&r| class(r)).collect(),
                 flush: t.flush5[w].iter().map(|&r| class(r)).collect(),
-                by_four,
+                by_pair,
                 packed_flush: packed(&t.flush5[w]),
             }
         })
     }
 
-    /// Packed fives (see [`CLASS_SHIFT`]) of a four-card state (see [`MultisetSteps`]) by their
-    /// fifth rank.
+    /// Packed fives (see [`CLASS_SHIFT`]) of a pair's state (see [`PairStates`]) by the class
+    /// of the front that makes them five.
     #[inline]
-    pub fn by_four(&self) -> &[[u64; 16]; 2048] {
-        &self.by_four
+    pub fn by_pair(&self) -> &[[u64; 512]; PAIR_ROWS] {
+        &self.by_pair
     }
 
     /// A flush's raw rank and class, packed (see [`CLASS_SHIFT`]), from its 13-bit rank mask.

@@ -37,8 +37,8 @@
 //! never stored (docs/performance.md, "Where the time goes: the table objective").
 
 use super::classes::{
-    five_parts, floor_front_class, front_class, front_ranks, multiset_steps, pack, unpack, Classes,
-    FiveClasses, FRONT_CLASSES,
+    five_parts, floor_front_class, front_class, front_ranks, pack, pair_states, unpack, Classes,
+    FiveClasses, FRONT_CLASSES, PAIR_ROWS,
 };
 use crate::eval::{Category, HandRank, Wheel, CATEGORY_SHIFT, FRONT_FLAG, NIBBLE_SHIFT};
 use std::sync::OnceLock;
@@ -209,6 +209,9 @@ pub struct Scratch {
     /// The 286 fronts as `class << 16 | mask`, strongest class first (sized to a power of two,
     /// so that a masked index needs no bounds check; the rest unused).
     fronts: [u32; 512],
+    /// The same as `fronts`, in the order of their highest position (those below position p
+    /// are the first C(p, 3)): the fronts that make each pair of positions above them five.
+    trips: [u32; 512],
     /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
     fronts_from: [u16; 512],
     /// `best_middle[c]`: the strongest middle among kept settings whose front class is ≥ c (a
@@ -270,6 +273,7 @@ impl Default for Scratch {
             buckets_left: 0,
             maker: None,
             fronts: [0; 512],
+            trips: [0; 512],
             fronts_from: [0; 512],
             buckets: Vec::with_capacity(256),
             best_middle: [0; 512],
@@ -325,6 +329,7 @@ impl Scratch {
         unsuited_fives(
             hand,
             std::array::from_fn::<_, 13, _>(|i| i),
+            &self.trips,
             fc,
             |m, packed| {
                 row[m as usize] = packed;
@@ -342,6 +347,7 @@ impl Scratch {
         unsuited_fives(
             hand,
             std::array::from_fn::<_, 13, _>(|i| i),
+            &self.trips,
             fc,
             |m, packed| row[m as usize] = packed,
         );
@@ -354,8 +360,20 @@ impl Scratch {
         let fc = FiveClasses::get(self.wheel);
         let mut pos = positions(rest);
         let pos: [usize; 8] = std::array::from_fn(|_| pos.next().unwrap_or(0));
+        // the rest's 56 fronts by their highest position, as `trips` holds the hand's
+        let mut trips = [0u32; 56];
+        let mut n = 0;
+        for c in 2..8 {
+            for b in 1..c {
+                for a in 0..b {
+                    let m = 1 << pos[a] | 1 << pos[b] | 1 << pos[c];
+                    trips[n] = (self.class_of(m) as u32) << 16 | m as u32;
+                    n += 1;
+                }
+            }
+        }
         let row = &mut *self.row;
-        unsuited_fives(hand, pos, fc, |m, packed| row[m as usize] = packed);
+        unsuited_fives(hand, pos, &trips, fc, |m, packed| row[m as usize] = packed);
         self.load_flushes(hand, fc, rest, u32::MAX);
     }
 
@@ -430,7 +448,8 @@ impl Scratch {
         self.row[back as usize] = pack(top, FiveClasses::get(wheel).class_of_raw(top));
     }
 
-    /// Ranks and classes of the 286 fronts, and `fronts` sorted by class.
+    /// Ranks and classes of the 286 fronts, `trips` (by highest position) and `fronts` sorted by
+    /// class.
     fn load_fronts(&mut self, hand: &[u8; 13]) {
         // one load each from a table indexed by the three ranks, as the evaluator's; in the
         // order of increasing masks, the index built up position by position
@@ -440,8 +459,7 @@ impl Scratch {
         let bit: [u16; 13] = std::array::from_fn(|p| 1 << p);
         // then strongest class first (a stable counting sort over the 455 classes)
         let mut count = [0u16; 512];
-        // (sized to a power of two, so that masked indices need no bounds checks)
-        let mut found = [0u32; 512];
+        let found = &mut self.trips;
         let mut at = 0usize;
         for p3 in 2..13 {
             let (i3, m3) = (rk[p3], bit[p3]);
@@ -467,7 +485,7 @@ impl Scratch {
             at += n;
             self.fronts_from[c] = at;
         }
-        for &f in &found[..FRONTS] {
+        for &f in &self.trips[..FRONTS] {
             let c = (f >> 16) as usize & 511;
             self.fronts[count[c] as usize & 511] = f;
             count[c] += 1;
@@ -1420,80 +1438,32 @@ impl Scratch {
 }
 
 /// `f(mask, packed)` of every five of the positions `pos` (increasing) as if it were not a
-/// flush, the highest position outermost and the lowest innermost, walked downward (which
-/// ends the innermost loop in fewer steps; no caller needs an order): its rank multiset and
-/// mask built up one position at a time (see `MultisetSteps`), so that each five costs one
-/// load from its four-card state's 16 entries.
+/// flush, in no set order (no caller needs one): each five is a pair of positions and a front
+/// below both, and `trips` lists the fronts of `pos` as `class << 16 | mask` by their highest
+/// position (those below `pos[j]` are the first C(j, 3)), so that each five costs one load
+/// from its pair's row of [`FiveClasses::by_pair`], at its front's class.
 #[inline(always)]
 fn unsuited_fives<const N: usize>(
     hand: &[u8; 13],
     pos: [usize; N],
+    trips: &[u32],
     fc: &FiveClasses,
     mut f: impl FnMut(u16, u64),
 ) {
-    let steps = multiset_steps();
-    // (the tables themselves, not their boxes, so that no store makes them reload)
-    let (n2, n3, n4) = (&*steps.to_two, &*steps.to_three, &*steps.to_four);
-    let by_four = fc.by_four();
-    let rank = pos.map(|p| Nibble::of(hand[p % 13] >> 2));
-    let rk = rank.map(|r| r as usize);
+    /// C(j, 3): the fronts below the j-th position.
+    const BELOW: [usize; 13] = [0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 220];
+    let to_two = &*pair_states().to_two;
+    let by_pair = fc.by_pair();
+    let rk = pos.map(|p| (hand[p % 13] >> 2) as usize & 15);
     let bit = pos.map(|p| 1u16 << (p % 13));
-    for p5 in 4..N {
-        let (s1, m5) = (rk[p5], bit[p5]);
-        for p4 in 3..p5 {
-            let (s2, m4) = (n2[(s1 << 4 | rk[p4]) & 255] as usize, m5 | bit[p4]);
-            for p3 in 2..p4 {
-                let (s3, m3) = (n3[(s2 << 4 | rk[p3]) & 2047] as usize, m4 | bit[p3]);
-                for p2 in 1..p3 {
-                    let (s4, m2) = (n4[(s3 << 4 | rk[p2]) & 8191] as usize, m3 | bit[p2]);
-                    let fifth = &by_four[s4 & 2047];
-                    // (two a step: half the loop's own instructions)
-                    let mut p1 = p2;
-                    while p1 >= 2 {
-                        f(m2 | bit[p1 - 1], fifth[rank[p1 - 1] as usize]);
-                        f(m2 | bit[p1 - 2], fifth[rank[p1 - 2] as usize]);
-                        p1 -= 2;
-                    }
-                    if p1 == 1 {
-                        f(m2 | bit[0], fifth[rank[0] as usize]);
-                    }
-                }
+    for j5 in 4..N {
+        for j4 in 3..j5 {
+            let of_pair = &by_pair[to_two[rk[j5] << 4 | rk[j4]] as usize % PAIR_ROWS];
+            let pair = bit[j5] | bit[j4];
+            for &t in &trips[..BELOW[j4]] {
+                f(pair | t as u16, of_pair[(t >> 16) as usize & 511]);
             }
         }
-    }
-}
-
-/// A rank index known to be below 16, so that it indexes a four-card state's 16 entries
-/// without a mask.
-#[derive(Copy, Clone)]
-#[repr(u8)]
-enum Nibble {
-    N0,
-    N1,
-    N2,
-    N3,
-    N4,
-    N5,
-    N6,
-    N7,
-    N8,
-    N9,
-    N10,
-    N11,
-    N12,
-    N13,
-    N14,
-    N15,
-}
-
-impl Nibble {
-    /// The low four bits of `x`.
-    fn of(x: u8) -> Nibble {
-        use Nibble::*;
-        const ALL: [Nibble; 16] = [
-            N0, N1, N2, N3, N4, N5, N6, N7, N8, N9, N10, N11, N12, N13, N14, N15,
-        ];
-        ALL[(x & 15) as usize]
     }
 }
 
