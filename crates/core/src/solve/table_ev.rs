@@ -179,6 +179,9 @@ pub struct TableEv {
     /// raised by what the rounding of the others could take off ([`DiagonalLine::new`]): a
     /// bound at least the line's at every front, a little looser.
     diagonal: Vec<DiagonalLine>,
+    /// What [`FrontLine`]'s coefficients multiply, per front class of the rows it bounds with
+    /// ([`FrontLine::numbers`]), worked out once: a look along the fronts is a dot product.
+    front_numbers: Vec<[f64; 8]>,
 }
 
 /// One line of [`TableEv::diagonal`] (see there).
@@ -387,9 +390,13 @@ impl TableEv {
             envelope,
             k,
             diagonal: Vec::new(),
+            front_numbers: Vec::new(),
         };
-        let most = te.bound_rows()[0].iter().fold([1f64; 8], |most, row| {
-            let x = FrontLine::numbers(row, te.players);
+        te.front_numbers = te.bound_rows()[0]
+            .iter()
+            .map(|row| FrontLine::numbers(row, players))
+            .collect();
+        let most = te.front_numbers.iter().fold([1f64; 8], |most, x| {
             std::array::from_fn(|i| most[i].max(x[i].abs()))
         });
         te.diagonal = (0..te.rows[1].len() as u16)
@@ -481,9 +488,8 @@ impl TableEv {
     #[inline]
     fn diagonal_line(&self, class: u16) -> Option<FrontLine<'_>> {
         self.diagonal.get(class as usize).map(|line| FrontLine {
-            fronts: &self.bound_rows()[0],
+            fronts: &self.front_numbers,
             c: line.0.map(f64::from),
-            players: self.players,
         })
     }
 
@@ -552,9 +558,8 @@ impl TableEv {
             c[5] -= scale * pc * q * times;
         }
         Some(FrontLine {
-            fronts: &rows[0],
+            fronts: &self.front_numbers,
             c,
-            players: self.players,
         })
     }
 
@@ -704,17 +709,16 @@ fn majority_odds(pw: &[f64; 3], pt: &[f64; 3], pl: &[f64; 3]) -> f64 {
 
 /// [`TableEv::order_bound`] along the fronts for one middle and back ([`TableEv::front_line`]).
 pub struct FrontLine<'a> {
-    fronts: &'a [[f64; 5]],
+    /// [`TableEv::front_numbers`]
+    fronts: &'a [[f64; 8]],
     c: [f64; 8],
-    players: usize,
 }
 
 impl FrontLine<'_> {
     /// The bound with this front class.
     #[inline]
     pub fn at(&self, front: u16) -> f64 {
-        let x = FrontLine::numbers(&self.fronts[front as usize], self.players);
-        let c = &self.c;
+        let (x, c) = (&self.fronts[front as usize], &self.c);
         c[0] + c[1] * x[1]
             + c[2] * x[2]
             + c[3] * x[3]
@@ -726,7 +730,6 @@ impl FrontLine<'_> {
 
     /// What the coefficients multiply, from a front's row: 1, `pw`, `pt`, `pl`, `pw·w`,
     /// `pl·l`, `pw^(players−1)` and `pw^(players−1)·w`.
-    #[inline(always)]
     fn numbers(&[pw, pt, pl, w, l]: &[f64; 5], players: usize) -> [f64; 8] {
         let all = match players {
             2 => pw,
