@@ -457,38 +457,39 @@ impl Scratch {
         let rk = hand.map(|c| (c >> 2) as usize);
         let rk169 = rk.map(|r| r * 169);
         let bit: [u16; 13] = std::array::from_fn(|p| 1 << p);
-        // then strongest class first (a stable counting sort over the 455 classes)
-        let mut count = [0u16; 512];
+        // then strongest class first: a stable counting sort over the 455 classes, counted
+        // into `fronts_from` one class up (`fronts_from[c + 1]`), summed from the top and
+        // placed from the last front back, which leaves `fronts_from` as it is defined
+        let from = &mut self.fronts_from;
+        from[..=FRONT_CLASSES].fill(0);
         let found = &mut self.trips;
         let mut at = 0usize;
         for p3 in 2..13 {
             let (i3, m3) = (rk[p3], bit[p3]);
             for p2 in 1..p3 {
                 let (i2, m2) = (rk[p2] * 13 + i3, m3 | bit[p2]);
-                for (&r1, &b1) in rk169[..p2].iter().zip(&bit[..p2]) {
+                let out = &mut found[at..at + p2];
+                for ((&r1, &b1), out) in rk169[..p2].iter().zip(&bit[..p2]).zip(out) {
                     let m = m2 | b1;
                     let packed = fr[(r1 + i2) & 4095];
                     self.row[m as usize] = packed;
-                    let class = unpack(packed).1 as usize & 511;
-                    count[class] += 1;
-                    found[at & 511] = (class as u32) << 16 | m as u32;
-                    at += 1;
+                    let class = unpack(packed).1 as usize;
+                    from[(class + 1) & 511] += 1;
+                    *out = (class as u32) << 16 | m as u32;
                 }
+                at += p2;
             }
         }
         debug_assert_eq!(at, FRONTS);
-        let mut at = 0u16;
-        // (the classes above the last stay at 0 fronts)
-        for c in (0..FRONT_CLASSES).rev() {
-            let n = count[c];
-            count[c] = at;
-            at += n;
-            self.fronts_from[c] = at;
+        let mut above = 0u16;
+        for n in from[..=FRONT_CLASSES].iter_mut().rev() {
+            above += *n;
+            *n = above;
         }
-        for &f in &self.trips[..FRONTS] {
-            let c = (f >> 16) as usize & 511;
-            self.fronts[count[c] as usize & 511] = f;
-            count[c] += 1;
+        for &f in self.trips[..FRONTS].iter().rev() {
+            let c = (f >> 16) as usize + 1;
+            from[c & 511] -= 1;
+            self.fronts[from[c & 511] as usize & 511] = f;
         }
     }
 

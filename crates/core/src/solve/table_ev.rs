@@ -715,17 +715,14 @@ pub struct FrontLine<'a> {
 }
 
 impl FrontLine<'_> {
-    /// The bound with this front class.
+    /// The bound with this front class: the products summed as a tree of pairs (`numbers`'
+    /// first is 1), so that a look waits on three additions rather than seven in a row (the
+    /// plans' binary searches wait on each look).
     #[inline]
     pub fn at(&self, front: u16) -> f64 {
         let (x, c) = (&self.fronts[front as usize], &self.c);
-        c[0] + c[1] * x[1]
-            + c[2] * x[2]
-            + c[3] * x[3]
-            + c[4] * x[4]
-            + c[5] * x[5]
-            + c[6] * x[6]
-            + c[7] * x[7]
+        let p: [f64; 8] = std::array::from_fn(|i| c[i] * x[i]);
+        ((p[0] + p[2]) + (p[4] + p[6])) + ((p[1] + p[3]) + (p[5] + p[7]))
     }
 
     /// What the coefficients multiply, from a front's row: 1, `pw`, `pt`, `pl`, `pw·w`,
