@@ -32,9 +32,9 @@
 //! value at the strongest classes it could still reach is below the best found so far — a
 //! bucket, a back rank (which ends the search, as ranks only fall), a back (with the best front
 //! its rest leaves and the best five of the rest under it) and the weakest of a back's fronts.
-//! Two splits of the strongest back set the first threshold before the other fives are ranked
-//! (the strongest back is known from the hand's counts), and backs that cannot reach it are
-//! never stored (docs/performance.md, "Where the time goes: the table objective").
+//! Two splits of the strongest back (known from the hand's counts) set the first threshold once
+//! the fives are ranked, and backs that cannot reach it are never made nor stored
+//! (docs/performance.md, "Where the time goes: the table objective").
 
 use super::classes::{
     five_parts, floor_front_class, front_class, front_ranks, pack, pair_states, unpack, Classes,
@@ -211,7 +211,7 @@ pub struct Scratch {
     fronts: [u32; 512],
     /// The same as `fronts`, in the order of their highest position (those below position p
     /// are the first C(p, 3)): the fronts that make each pair of positions above them five.
-    trips: [u32; 512],
+    fronts_by_top: [u32; 512],
     /// `fronts_from[c]`: how many of the hand's fronts have class ≥ c.
     fronts_from: [u16; 512],
     /// `best_middle[c]`: the strongest middle among kept settings whose front class is ≥ c (a
@@ -273,7 +273,7 @@ impl Default for Scratch {
             buckets_left: 0,
             maker: None,
             fronts: [0; 512],
-            trips: [0; 512],
+            fronts_by_top: [0; 512],
             fronts_from: [0; 512],
             buckets: Vec::with_capacity(256),
             best_middle: [0; 512],
@@ -326,17 +326,11 @@ impl Scratch {
         let (row, backs) = (&mut *self.row, &mut *self.backs);
         // branch-free: which fives pass the cut is data-dependent
         let mut n = 0u16;
-        unsuited_fives(
-            hand,
-            std::array::from_fn::<_, 13, _>(|i| i),
-            &self.trips,
-            fc,
-            |m, packed| {
-                row[m as usize] = packed;
-                backs[n as usize] = m;
-                n += (packed as u32 >= cut) as u16;
-            },
-        );
+        unsuited_fives(hand, &self.fronts_by_top, fc, |m, packed| {
+            row[m as usize] = packed;
+            backs[n as usize] = m;
+            n += (packed as u32 >= cut) as u16;
+        });
         self.n_backs = n as usize;
         self.load_flushes(hand, fc, ALL13, cut);
     }
@@ -344,37 +338,11 @@ impl Scratch {
     /// Ranks and classes of the 1,287 fives, none listed (their backs are made elsewhere).
     fn load_fives_unlisted(&mut self, hand: &[u8; 13], fc: &FiveClasses) {
         let row = &mut *self.row;
-        unsuited_fives(
-            hand,
-            std::array::from_fn::<_, 13, _>(|i| i),
-            &self.trips,
-            fc,
-            |m, packed| row[m as usize] = packed,
-        );
+        unsuited_fives(hand, &self.fronts_by_top, fc, |m, packed| {
+            row[m as usize] = packed
+        });
         self.n_backs = 0;
         self.load_flushes(hand, fc, ALL13, u32::MAX);
-    }
-
-    /// Ranks and classes of the 56 fives of `rest` (8 positions), before `load_fives`.
-    fn load_fives_of(&mut self, hand: &[u8; 13], rest: u16) {
-        let fc = FiveClasses::get(self.wheel);
-        let mut pos = positions(rest);
-        let pos: [usize; 8] = std::array::from_fn(|_| pos.next().unwrap_or(0));
-        // the rest's 56 fronts by their highest position, as `trips` holds the hand's
-        let mut trips = [0u32; 56];
-        let mut n = 0;
-        for c in 2..8 {
-            for b in 1..c {
-                for a in 0..b {
-                    let m = 1 << pos[a] | 1 << pos[b] | 1 << pos[c];
-                    trips[n] = (self.class_of(m) as u32) << 16 | m as u32;
-                    n += 1;
-                }
-            }
-        }
-        let row = &mut *self.row;
-        unsuited_fives(hand, pos, &trips, fc, |m, packed| row[m as usize] = packed);
-        self.load_flushes(hand, fc, rest, u32::MAX);
     }
 
     /// Ranks and classes of the flushes inside `set` over their unsuited ones (a suit of n
@@ -448,8 +416,8 @@ impl Scratch {
         self.row[back as usize] = pack(top, FiveClasses::get(wheel).class_of_raw(top));
     }
 
-    /// Ranks and classes of the 286 fronts, `trips` (by highest position) and `fronts` sorted by
-    /// class.
+    /// Ranks and classes of the 286 fronts, listed by highest position (`fronts_by_top`) and
+    /// by class (`fronts`).
     fn load_fronts(&mut self, hand: &[u8; 13]) {
         // one load each from a table indexed by the three ranks, as the evaluator's; in the
         // order of increasing masks, the index built up position by position
@@ -462,7 +430,7 @@ impl Scratch {
         // placed from the last front back, which leaves `fronts_from` as it is defined
         let from = &mut self.fronts_from;
         from[..=FRONT_CLASSES].fill(0);
-        let found = &mut self.trips;
+        let found = &mut self.fronts_by_top;
         let mut at = 0usize;
         for p3 in 2..13 {
             let (i3, m3) = (rk[p3], bit[p3]);
@@ -486,7 +454,7 @@ impl Scratch {
             above += *n;
             *n = above;
         }
-        for &f in self.trips[..FRONTS].iter().rev() {
+        for &f in self.fronts_by_top[..FRONTS].iter().rev() {
             let c = (f >> 16) as usize + 1;
             from[c & 511] -= 1;
             self.fronts[from[c & 511] as usize & 511] = f;
@@ -871,12 +839,13 @@ impl Scratch {
         let back = self.top_back;
         // The best split of the strongest back is a floor for the best (the k-th best of its
         // frontier splits, for the k best), so it prunes from the start, and no back whose best
-        // conceivable setting is below it needs sorting, nor a place in `backs`: the strongest
-        // back's rest is ranked first, so that the floor is known before the other fives are.
+        // conceivable setting is below it needs sorting, nor a place in `backs`: the fives are
+        // ranked first (the backs are made from their ranks where the cut is a pair or better,
+        // nearly always; a cut below lists them again as it ranks them).
         let floor = match BOUNDED {
             false => None,
             true => {
-                self.load_fives_of(hand, ALL13 ^ back);
+                self.load_fives_unlisted(hand, fc);
                 match self.keep {
                     1 => Some(self.best_of_back(back, value)),
                     _ => self.kth_of_top_back(value),
@@ -913,9 +882,10 @@ impl Scratch {
         });
         let (given_backs, listed) = self.backs_from_outside();
         if given_backs {
-            self.load_fives_unlisted(hand, fc);
+            if !BOUNDED {
+                self.load_fives_unlisted(hand, fc);
+            }
         } else if BOUNDED && !listed && back_maker::serves(cut) {
-            self.load_fives_unlisted(hand, fc);
             self.n_sorted = 0;
             self.maker = Some(BackMaker::new(hand, self.suits, self.counts(ALL13), cut));
         } else {
@@ -1327,18 +1297,19 @@ impl Scratch {
             if BOUNDED {
                 let v = value(&s.classes);
                 self.valued += 1;
-                let found = Best {
+                // (made only where it is kept: most values do not beat the best)
+                let found = |live: &[u16]| Best {
                     split: s,
                     value: v,
                     threshold: threshold_below(v),
-                    live: self.group_live[i],
+                    live: live[i],
                 };
                 if self.keep == 1 {
                     if v > best.value {
-                        *best = found;
+                        *best = found(&self.group_live);
                     }
                 } else {
-                    self.keep_top(found, best);
+                    self.keep_top(found(&self.group_live), best);
                 }
             } else {
                 self.frontier.push(s);
@@ -1438,30 +1409,28 @@ impl Scratch {
     }
 }
 
-/// `f(mask, packed)` of every five of the positions `pos` (increasing) as if it were not a
-/// flush, in no set order (no caller needs one): each five is a pair of positions and a front
-/// below both, and `trips` lists the fronts of `pos` as `class << 16 | mask` by their highest
-/// position (those below `pos[j]` are the first C(j, 3)), so that each five costs one load
-/// from its pair's row of [`FiveClasses::by_pair`], at its front's class.
+/// `f(mask, packed)` of every five of the hand as if it were not a flush, in no set order (no
+/// caller needs one): each five is a pair of positions and a front below both, and `by_top`
+/// lists the fronts as `class << 16 | mask` by their highest position (those below position p
+/// are the first C(p, 3)), so that each five costs one load from its pair's row of
+/// [`FiveClasses::by_pair`], at its front's class.
 #[inline(always)]
-fn unsuited_fives<const N: usize>(
+fn unsuited_fives(
     hand: &[u8; 13],
-    pos: [usize; N],
-    trips: &[u32],
+    by_top: &[u32; 512],
     fc: &FiveClasses,
     mut f: impl FnMut(u16, u64),
 ) {
-    /// C(j, 3): the fronts below the j-th position.
+    /// C(p, 3): the fronts below position p.
     const BELOW: [usize; 13] = [0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 220];
     let to_two = &*pair_states().to_two;
     let by_pair = fc.by_pair();
-    let rk = pos.map(|p| (hand[p % 13] >> 2) as usize & 15);
-    let bit = pos.map(|p| 1u16 << (p % 13));
-    for j5 in 4..N {
-        for j4 in 3..j5 {
-            let of_pair = &by_pair[to_two[rk[j5] << 4 | rk[j4]] as usize % PAIR_ROWS];
-            let pair = bit[j5] | bit[j4];
-            for &t in &trips[..BELOW[j4]] {
+    let rk = hand.map(|c| (c >> 2) as usize & 15);
+    for p5 in 4..13 {
+        for p4 in 3..p5 {
+            let of_pair = &by_pair[to_two[rk[p5] << 4 | rk[p4]] as usize % PAIR_ROWS];
+            let pair = 1 << p5 | 1 << p4;
+            for &t in &by_top[..BELOW[p4]] {
                 f(pair | t as u16, of_pair[(t >> 16) as usize & 511]);
             }
         }
@@ -1829,15 +1798,6 @@ mod tests {
                     got.sort_unstable();
                     let want: Vec<u64> = keys.iter().copied().filter(|&k| k >> 13 >= cut).collect();
                     assert_eq!(got, want, "{hand:?} cut {cut:#x}");
-                }
-                // the strongest back's rest, ranked alone
-                let rest = ALL13 ^ s.top_back;
-                let mut alone = Scratch::default();
-                alone.load_hand(hand, wheel);
-                alone.load_fives_of(hand, rest);
-                for &m in statics().five.iter().filter(|&&m| m & rest == m) {
-                    let both = |t: &Scratch| (t.rank_of(m), t.class_of(m));
-                    assert_eq!(both(&alone), both(&s), "{hand:?} {m:013b}");
                 }
                 // the fronts: ranked as the evaluator, strongest class first, then by mask
                 let threes: Vec<u16> = (0u16..1 << 13).filter(|m| m.count_ones() == 3).collect();
