@@ -1204,8 +1204,12 @@ impl Scratch {
             }
             let cut = &mut learnt.cut;
             let (mut lo, mut hi) = (cut.1.clamp(start, live), cut.2.clamp(start, live));
+            // Nearly half the searches end with every front passing: the weakest is looked at
+            // first (and where it fails, the search goes on as it would have, below it).
+            let mut first = true;
             while lo < hi {
-                let mid = (lo + hi) / 2;
+                let mid = if first { hi - 1 } else { (lo + hi) / 2 };
+                first = false;
                 let f = (self.fronts[mid] >> 16) as u16;
                 if along(f) >= threshold {
                     lo = mid + 1;
