@@ -223,26 +223,27 @@ impl BackMaker {
         let r = (lead as usize).wrapping_sub(2) & 15;
         let category = self.category;
         if category == Category::Pair as u32 {
-            // two of the pair's cards and three of the others, of three different ranks
-            let (mut pos, mut rank_bit, mut k) = ([0u16; 16], [0u16; 16], 0usize);
-            let mut others = ALL13 & !by_rank[r];
-            while others != 0 {
-                let b = others & others.wrapping_neg();
-                others ^= b;
-                pos[k] = b;
-                rank_bit[k] = self.rank_bit[b.trailing_zeros() as usize % 13];
-                k += 1;
+            // two of the pair's cards and three of the others, of three different ranks: the
+            // others listed rank by rank, so that each loop starts past the rank before it
+            // (`above[i]`: where the ranks above `pos[i]`'s start) and makes only fives
+            let (mut pos, mut above, mut k) = ([0u16; 16], [0usize; 16], 0usize);
+            let mut ranks = self.present & !(1 << r);
+            while ranks != 0 {
+                let (q, start) = (ranks.trailing_zeros() as usize, k);
+                ranks &= ranks - 1;
+                each_bit(by_rank[q & 15], |b| {
+                    pos[k & 15] = b;
+                    k += 1;
+                });
+                above[start..k].fill(k);
             }
             let (pairs, n_pairs) = two_of(by_rank[r]);
             for &pair in &pairs[..n_pairs] {
                 for i in 0..k {
-                    for j in i + 1..k {
-                        if rank_bit[i] & rank_bit[j] != 0 {
-                            continue;
-                        }
-                        let (m, seen) = (pair | pos[i] | pos[j], rank_bit[i] | rank_bit[j]);
-                        for l in j + 1..k {
-                            at = put(row, sorted, at, cut, m | pos[l], seen & rank_bit[l] == 0);
+                    for j in above[i]..k {
+                        let m = pair | pos[i] | pos[j];
+                        for &c in &pos[above[j]..k] {
+                            at = put(row, sorted, at, cut, m | c, true);
                         }
                     }
                 }
