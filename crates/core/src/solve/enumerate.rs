@@ -1276,6 +1276,8 @@ impl Scratch {
         }
         // (ascending, walked from the end: the keys are distinct)
         self.group_keys.sort_unstable();
+        // the class after the last one raised (none yet)
+        let mut raised = usize::MAX;
         for k in (0..self.group_keys.len()).rev() {
             let i = 0xFFFF - (self.group_keys[k] & 0xFFFF) as usize;
             let s = self.group[i];
@@ -1284,20 +1286,33 @@ impl Scratch {
                 continue;
             }
             // best_middle is non-increasing: the classes it raises are those after its prefix
-            // of values ≥ m, found by galloping down from fc (most steps are short)
-            let mut from = fc;
-            let mut step = 1;
-            while from > 0 && self.best_middle[(from - 1) & 511] < m {
-                let next = from.saturating_sub(step);
-                if self.best_middle[next & 511] < m {
-                    from = next;
-                    step *= 2;
-                } else {
-                    from -= 1;
-                    step = 1;
+            // of values ≥ m. After the first raise of a group, a later candidate (a weaker
+            // middle, so a stronger front) starts past the classes raised before, whose values
+            // are at least m: that prefix ends at or after them, found by stepping up. The
+            // first is found by galloping down from fc (most steps are short).
+            let from = if raised <= fc {
+                let mut from = raised;
+                while self.best_middle[from & 511] >= m {
+                    from += 1;
                 }
-            }
+                from
+            } else {
+                let mut from = fc;
+                let mut step = 1;
+                while from > 0 && self.best_middle[(from - 1) & 511] < m {
+                    let next = from.saturating_sub(step);
+                    if self.best_middle[next & 511] < m {
+                        from = next;
+                        step *= 2;
+                    } else {
+                        from -= 1;
+                        step = 1;
+                    }
+                }
+                from
+            };
             self.best_middle[from..=fc].fill(m);
+            raised = fc + 1;
             if BOUNDED {
                 let v = value(&s.classes);
                 self.valued += 1;
