@@ -223,6 +223,8 @@ pub struct FiveClasses {
     rank_index: Box<[u16; 1 << 13]>,
     /// The class of each category's weakest five.
     base: [u16; 9],
+    /// [`floor_front_class`] of each class's five, at an index that needs no bounds check.
+    floor_front: Box<[u16; 1 << 13]>,
     /// A straight's position among the wheel's ten straights, by its top value.
     straights: [u16; 16],
 }
@@ -302,6 +304,13 @@ impl FiveClasses {
                 flush: t.flush5[w].iter().map(|&r| class(r)).collect(),
                 by_pair,
                 packed_flush: packed(&t.flush5[w]),
+                floor_front: {
+                    let mut out = Box::new([0u16; 1 << 13]);
+                    for (slot, &raw) in out.iter_mut().zip(&classes.five) {
+                        *slot = floor_front_class(raw) as u16;
+                    }
+                    out
+                },
             }
         })
     }
@@ -311,6 +320,12 @@ impl FiveClasses {
     #[inline]
     pub fn by_pair(&self) -> &[[u64; 512]; PAIR_ROWS] {
         &self.by_pair
+    }
+
+    /// [`floor_front_class`] of the five of a class: one load.
+    #[inline]
+    pub fn floor_front(&self, class: u16) -> usize {
+        self.floor_front[class as usize & 0x1fff] as usize
     }
 
     /// A flush's raw rank and class, packed (see [`CLASS_SHIFT`]), from its 13-bit rank mask.

@@ -864,7 +864,7 @@ impl Scratch {
         let cut = floor.map_or(0, |v| {
             best.threshold = threshold_below(v);
             let reach = |c: usize| {
-                let f = best_front_all.min(floor_front_class(five_classes[c]));
+                let f = best_front_all.min(fc.floor_front(c as u16));
                 bound.at_diagonal(f as u16, c as u16) >= best.threshold
             };
             // reach is monotone and holds at the strongest back's class; every class below lo
@@ -934,7 +934,7 @@ impl Scratch {
             if self.best_middle[best_front_all] >= top_rank {
                 break;
             }
-            let floor_top = floor_front_class(top_rank);
+            let floor_top = fc.floor_front(top_class);
             // Nor can anything reach a better value than this bucket's strongest back with
             // the best front of the hand and a middle as strong: buckets come strongest first.
             if BOUNDED
@@ -969,7 +969,7 @@ impl Scratch {
                     // Every split of a back of this rank has middle ≤ rb and front ≤ floor(rb);
                     // best_middle is non-increasing and only changes between groups, so this
                     // one look settles the whole group when it is covered.
-                    floor_rb = floor_front_class(rb);
+                    floor_rb = fc.floor_front(cb);
                     group_cap = best_front_all.min(floor_rb);
                     if BOUNDED && group_cap as i32 <= learnt.dead_front {
                         break 'buckets;
