@@ -1005,9 +1005,13 @@ impl Scratch {
                 // Backs of one rank leave rests of the same ranks: where a rest can make no
                 // flush, its splits' rank triples are those of the ranks alone, so the first
                 // such back of the group has them all, found first (as the frontier keeps
-                // them), and every later one's are covered by them.
-                let flushless = suits_of_five(counts) == 0;
-                if flushless && group_flushless {
+                // them). Every later back's splits whose middle is not a flush have one of
+                // those triples (legal alike): only its flush middles can be new, and none is
+                // legal under a back below a flush.
+                let suits5 = suits_of_five(counts);
+                let flushless = suits5 == 0;
+                let flush_only = group_flushless;
+                if flush_only && (flushless || rb < cat(Category::Flush)) {
                     continue;
                 }
                 group_flushless |= flushless;
@@ -1062,7 +1066,17 @@ impl Scratch {
                     hits[n as usize] = front;
                     n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as u8;
                 };
-                if live - start <= SCAN_LIMIT {
+                if flush_only {
+                    // the middle all of the flush's suit: the front every other card of the
+                    // rest and as many of the suit's as the suit has beyond five
+                    let suit = suits5.trailing_zeros() / 4;
+                    let flush = self.suits[suit as usize & 3] & rest;
+                    let others = rest ^ flush;
+                    for_each_subset(flush, 3 - others.count_ones(), |taken| {
+                        let front = others | taken;
+                        keep(front, self.class_of(front), true, self);
+                    });
+                } else if live - start <= SCAN_LIMIT {
                     count!(self, fronts_scanned, live - start);
                     // first the fronts inside the rest (at most 56), by masks alone; then their
                     // ranks, so that only these pay for the scattered loads
@@ -1464,6 +1478,28 @@ fn positions(mask: u16) -> impl Iterator<Item = usize> {
         bits &= bits.wrapping_sub(1);
         (i < 13).then_some(i)
     })
+}
+
+/// `f` of the mask of each `k`-position subset of `set` (`k` at most 3), lowest first.
+fn for_each_subset(set: u16, k: u32, mut f: impl FnMut(u16)) {
+    // the positions of `set` above `c`
+    let above = |c: usize| set & !((2u16 << c) - 1);
+    match k {
+        0 => f(0),
+        1 => positions(set).for_each(|a| f(1 << a)),
+        2 => {
+            for a in positions(set) {
+                positions(above(a)).for_each(|b| f(1 << a | 1 << b));
+            }
+        }
+        _ => {
+            for a in positions(set) {
+                for b in positions(above(a)) {
+                    positions(above(b)).for_each(|c| f(1 << a | 1 << b | 1 << c));
+                }
+            }
+        }
+    }
 }
 
 /// `f` of the mask of each five-position subset of `set`.
