@@ -1068,7 +1068,9 @@ impl Scratch {
                 };
                 if flush_only {
                     // the middle all of the flush's suit: the front every other card of the
-                    // rest and as many of the suit's as the suit has beyond five
+                    // rest and as many of the suit's as the suit has beyond five (at most 56
+                    // fronts, in rare hands: each is kept if legal and not covered, the plan's
+                    // weakest front being a saving rather than a condition)
                     let suit = suits5.trailing_zeros() / 4;
                     let flush = self.suits[suit as usize & 3] & rest;
                     let others = rest ^ flush;
