@@ -1067,15 +1067,12 @@ impl Scratch {
                     n += (ok & (rm <= rb) & (rf <= rm) & (covered < rm)) as u8;
                 };
                 if flush_only {
-                    // the middle all of the flush's suit: the front every other card of the
-                    // rest and as many of the suit's as the suit has beyond five (at most 56
-                    // fronts, in rare hands: each is kept if legal and not covered, the plan's
-                    // weakest front being a saving rather than a condition)
+                    // each five of the flush's suit in the rest as the middle (at most 56, in
+                    // rare hands: each is kept if legal and not covered, the plan's weakest
+                    // front being a saving rather than a condition)
                     let suit = suits5.trailing_zeros() / 4;
-                    let flush = self.suits[suit as usize & 3] & rest;
-                    let others = rest ^ flush;
-                    for_each_subset(flush, 3 - others.count_ones(), |taken| {
-                        let front = others | taken;
+                    for_each_five(self.suits[suit as usize & 3] & rest, |middle| {
+                        let front = rest ^ middle;
                         keep(front, self.class_of(front), true, self);
                     });
                 } else if live - start <= SCAN_LIMIT {
@@ -1480,28 +1477,6 @@ fn positions(mask: u16) -> impl Iterator<Item = usize> {
         bits &= bits.wrapping_sub(1);
         (i < 13).then_some(i)
     })
-}
-
-/// `f` of the mask of each `k`-position subset of `set` (`k` at most 3), lowest first.
-fn for_each_subset(set: u16, k: u32, mut f: impl FnMut(u16)) {
-    // the positions of `set` above `c`
-    let above = |c: usize| set & !((2u16 << c) - 1);
-    match k {
-        0 => f(0),
-        1 => positions(set).for_each(|a| f(1 << a)),
-        2 => {
-            for a in positions(set) {
-                positions(above(a)).for_each(|b| f(1 << a | 1 << b));
-            }
-        }
-        _ => {
-            for a in positions(set) {
-                for b in positions(above(a)) {
-                    positions(above(b)).for_each(|c| f(1 << a | 1 << b | 1 << c));
-                }
-            }
-        }
-    }
 }
 
 /// `f` of the mask of each five-position subset of `set`.
