@@ -414,14 +414,20 @@ def test_preset_sources_name_public_rules() -> None:
 
 
 def test_mapping_equality() -> None:
-    # Bonus rows compare like dicts; the order of naturals is their ranking and counts.
+    # Bonus rows and naturals compare like dicts: the order naturals are listed in carries no
+    # meaning (the ranking is the core's), so it is not part of the value.
     assert cp.STANDARD_BONUS.middle == {"straight_flush": 10, "quads": 8, "full_house": 2}
     reordered = Naturals(values={"six_pairs": 3, "dragon": 13})
     assert reordered.values == {"dragon": 13, "six_pairs": 3}
-    assert reordered != Naturals(values={"dragon": 13, "six_pairs": 3})
-    assert RuleSet(naturals=reordered) != RuleSet(
-        naturals=Naturals(values={"dragon": 13, "six_pairs": 3})
-    )
+    assert reordered == Naturals(values={"dragon": 13, "six_pairs": 3})
+    a = RuleSet(naturals=reordered)
+    b = RuleSet(naturals=Naturals(values={"dragon": 13, "six_pairs": 3}))
+    assert a == b and hash(a) == hash(b) and a.digest == b.digest
+    assert a.canonical_json() == b.canonical_json()
+    assert a.compiled.naturals() == [("dragon", 13), ("six_pairs", 3)]
+    assert a != RuleSet(naturals=Naturals(values={"dragon": 12, "six_pairs": 3}))
+    assert a != b.replace(name="other")  # the name is part of a RuleSet, not of its digest
+    assert a.digest == b.replace(name="other").digest
     assert len({Naturals(values={"dragon": 13}), Naturals(values={"dragon": 13})}) == 1
 
 

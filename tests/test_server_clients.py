@@ -73,8 +73,9 @@ def test_the_response_schemas_name_every_field_the_library_gives(
     settlement = cp.settle([cp.Setting.parse("2c 3d 4h / 5s 6s 7c 8d 9h / Tc Jd Qh Kc Ad")] * 1
                            + [cp.Surrender()], "pokerfever_eastern")  # fmt: skip
     assert set(schemas["Settlement"]["properties"]) == {
-        "rules", "explanation", *settlement.to_dict()
+        "rules", "rules_digest", "explanation", *settlement.to_dict()
     }  # fmt: skip
+    assert set(schemas["TablesId"]["properties"]) == set(solution.tables.to_dict())  # type: ignore[union-attr]
 
 
 def test_the_rule_set_schema_takes_every_preset_and_refuses_what_the_core_refuses() -> None:

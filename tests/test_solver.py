@@ -355,7 +355,12 @@ def test_solver_object_fixes_everything_once() -> None:
     path = S.shipped_tables_path("maceplay", 3)
     assert path is not None
     by_path = cp.Solver("maceplay", 3, tables=path)
-    assert by_path.solve(hands[0]) == bot.solve(hands[0])
+    named, found = by_path.solve(hands[0]), bot.solve(hands[0])
+    assert (named.value, named.setting) == (found.value, found.setting)
+    # the same tables, named by how they were found
+    assert named.tables == cp.TablesId("file", found.tables.digest)  # type: ignore[union-attr]
+    assert found.tables == bot.tables and bot.tables.source == "shipped"  # type: ignore[union-attr]
+    assert named != found
     mc = cp.Solver("maceplay", 3, cp.MonteCarlo(samples=20, seed=3), tables=path)
     assert mc.objective.opponent_policy.tables == path  # type: ignore[union-attr]
     with pytest.raises(InvalidArgumentError, match="tables"):

@@ -105,12 +105,18 @@ def test_lookup_order_given_file_installed_shipped_fallback(user: Path, tmp_path
     # a file the caller names comes first
     other = tables_for(tmp_path / "b.npz", HOUSE, 2, "two_four")
     assert value(HOUSE, 2, other) not in (found, fallback)
-    # installed tables come before the shipped ones of a preset
+    # installed tables come before the shipped ones of a preset, but only when meant to
     shipped = value("maceplay", 2)
-    T.install_tables(tables_for(tmp_path / "m.npz", cp.RuleSet.preset("maceplay"), 2, "one_six"))
+    over = tables_for(tmp_path / "m.npz", cp.RuleSet.preset("maceplay"), 2, "one_six")
+    with pytest.raises(cp.exceptions.InvalidArgumentError, match="replace_shipped") as refused:
+        T.install_tables(over)
+    assert "maceplay@2" in str(refused.value) and refused.value.argument == "replace_shipped"
+    assert value("maceplay", 2) == shipped and len(T.installed_tables()) == 1
+    T.install_tables(over, replace_shipped=True)
     assert value("maceplay", 2) not in (shipped, fallback)
     entries = T.installed_tables()
     assert [(e["rules"], e["players"]) for e in entries] == [("house", 2), ("maceplay", 2)]
+    assert [e["shadows"] for e in entries] == [[], ["maceplay@2"]]
     # reinstalling tables of a key replaces them, in place
     again = T.install_tables(other)
     assert again == installed and len(T.installed_tables()) == 2
@@ -187,7 +193,10 @@ def test_concurrent_installs_keep_every_entry(user: Path, tmp_path: Path) -> Non
         for n in (2, 3, 4)
     ]
     done: list[Path] = []
-    threads = [threading.Thread(target=lambda f=f: done.append(T.install_tables(f))) for f in files]
+    threads = [
+        threading.Thread(target=lambda f=f: done.append(T.install_tables(f, replace_shipped=True)))
+        for f in files
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -254,7 +263,7 @@ def test_tables_install_and_list_commands(user: Path, tmp_path: Path, capsys: An
     assert cli.main(["tables", "list"]) == 0
     listed = capsys.readouterr().out.splitlines()
     assert listed[0] == f"tables installed in {user}:"
-    assert listed[-1].split() == ["house", T.installed_tables()[0]["file"], "yes", "2"]
+    assert listed[-1].split() == ["house", T.installed_tables()[0]["file"], "yes", "2", "-"]
     assert cli.main(["tables", "install", str(tmp_path / "none.npz")]) == 2
     assert "argument FILE: tables file" in capsys.readouterr().err
     assert cli.main(["tables", "train", "--all", "--install"]) == 2
@@ -264,13 +273,36 @@ def test_tables_install_and_list_commands(user: Path, tmp_path: Path, capsys: An
 def test_train_install_with_out_keeps_a_copy(user: Path, tmp_path: Path, capsys: Any) -> None:
     copy = tmp_path / "one_six-2p.npz"
     argv = ["tables", "train", "--rules", "one_six", "--players", "2", "--deals", "20"]
-    assert cli.main([*argv, "--install", "--out", str(copy)]) == 0
+    # one_six's own key: refused before any training, without --replace-shipped
+    assert cli.main([*argv, "--install", "--out", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "argument --install:" in err and "--replace-shipped" in err and "one_six@2" in err
+    assert not copy.exists() and T.installed_tables_path("one_six", 2) is None
+    assert cli.main([*argv, "--replace-shipped"]) == 2
+    assert "--replace-shipped: applies with --install only" in capsys.readouterr().err
+    assert cli.main([*argv, "--install", "--replace-shipped", "--out", str(copy)]) == 0
     wrote, installed = capsys.readouterr().out.splitlines()[-2:]
     installed_path = T.installed_tables_path("one_six", 2)
     assert installed_path is not None and installed_path.parent == user
     assert wrote.startswith(f"wrote {copy} (") and " iterations, " in wrote
     assert installed == f"installed {installed_path}: used for rule set 'one_six' at 2 players"
     assert copy.read_bytes() == installed_path.read_bytes()
+
+
+def test_a_copied_preset_trained_and_installed_leaves_the_preset_playing(
+    user: Path, tmp_path: Path, capsys: Any
+) -> None:
+    # the natural order of a club's work: copy a preset, train and install before editing
+    club = cp.RuleSet.preset("maceplay").replace(name="our club")
+    before = cp.solve(HAND, "maceplay", 2)
+    with pytest.raises(cp.exceptions.InvalidArgumentError, match="maceplay@2"):
+        T.train_tables(club, 2, deals=1, install=True)
+    assert T.installed_tables() == [] and cp.solve(HAND, "maceplay", 2) == before
+    assert before.tables is not None and before.tables.source == "shipped"
+    house = club.replace(bonus={"middle": {"full_house": 2, "quads": 12, "straight_flush": 10}})
+    (tmp_path / "club.json").write_text(house.to_json())
+    assert cli.main(["tables", "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tables"] == []
 
 
 def test_every_solving_command_takes_tables(tmp_path: Path) -> None:

@@ -59,9 +59,10 @@ MANIFEST = "_manifest.json"
 METADATA_KEY = b"chinese_poker"
 """The one key of a simulation's Parquet key-value metadata: its run description, as JSON."""
 _META_KEY = METADATA_KEY
-RUN_KEYS = ("rules", "players", "policies", "seed", "rounds")
+RUN_KEYS = ("rules", "players", "policies", "tables", "seed", "rounds")
 """What makes two runs the same run (with the format and schema version): their rows depend on
-nothing else. ``resume`` refuses a directory whose run differs in any of them."""
+nothing else (``tables``: the digest and source of the strategy tables each seat played).
+``resume`` refuses a directory whose run differs in any of them."""
 LABELS: dict[str, tuple[str, ...]] = {
     "choice": _core.CHOICE_NAMES,
     "status": _core.STATUS_NAMES,
@@ -131,7 +132,9 @@ def run_identity(description: Mapping[str, Any]) -> dict[str, Any]:
     :data:`RUN_KEYS`, in the form JSON reads back (lists, not tuples), so that equal runs compare
     equal."""
     identity = {"format": FORMAT, "schema_version": SCHEMA_VERSION}
-    identity.update({k: description[k] for k in RUN_KEYS})
+    identity.update({k: description[k] for k in RUN_KEYS if k != "tables"})
+    # runs written before results named their tables record none: null for every seat
+    identity["tables"] = description.get("tables") or [None] * len(description["policies"])
     loaded: dict[str, Any] = json.loads(json.dumps(identity))
     return loaded
 
@@ -462,10 +465,16 @@ def open_output(out: object, identity: dict[str, Any], *, resume: bool, overwrit
                 )
         elif resume:
             mine = {k: manifest.get(k) for k in identity}
+            if mine["tables"] is None and isinstance(mine["policies"], list):
+                mine["tables"] = [None] * len(mine["policies"])  # written before tables had ids
             if mine != identity:
-                differs = ", ".join(k for k in identity if mine[k] != identity[k])
+                differs = "; ".join(
+                    _tables_differ(mine[k], identity[k]) if k == "tables" else f"{k} differ"
+                    for k in identity
+                    if mine[k] != identity[k]
+                )
                 raise _bad(
-                    f"{path} holds another run ({_describe(manifest)}; {differs} differ): "
+                    f"{path} holds another run ({_describe(manifest)}; {differs}): "
                     "resume continues the same run only"
                 )
             ds = Dataset(path, identity, list(manifest.get("parts", [])))
@@ -491,6 +500,25 @@ def open_output(out: object, identity: dict[str, Any], *, resume: bool, overwrit
     except OSError as e:
         raise _bad(f"{path} cannot be created: {e}") from None
     return fresh
+
+
+def _tables_differ(stored: object, now: object) -> str:
+    """Which seats' strategy tables differ between a directory's run and this one, with both
+    sources and digests."""
+
+    def shown(t: object) -> str:
+        if isinstance(t, Mapping):
+            return f"{t.get('source')} tables {t.get('digest')}"
+        return "no tables"
+
+    old = stored if isinstance(stored, list) else []
+    new = now if isinstance(now, list) else []
+    seats = [
+        f"seat {i}: the directory's run played {shown(a)}, this run would play {shown(b)}"
+        for i, (a, b) in enumerate(zip(old, new, strict=False))
+        if a != b
+    ]
+    return "tables differ (" + "; ".join(seats or ["a different number of seats"]) + ")"
 
 
 @dataclass

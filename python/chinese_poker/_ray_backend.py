@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from . import _core
     from .rules import RuleSet
+    from .strategy_tables import TablesId
 
 
 def _shard(
@@ -33,9 +34,11 @@ def _shard(
     threads: int | None,
     directory: str | None,
     identity: dict[str, Any] | None,
+    tables: Sequence[TablesId | None],
 ) -> Any:
     """One Ray task: the rounds of ``span`` (first, count), written as parts of the run's
-    directory when there is one."""
+    directory when there is one, by the same strategy tables as the run's (``tables``; a
+    worker that finds others, installed differently on its machine, refuses to play)."""
     first, count = span
     sink = None
     if directory is not None and identity is not None:
@@ -44,7 +47,7 @@ def _shard(
         def sink(table: pa.Table, first: int, count: int, tally: _core.SeatTally) -> Any:
             return {**write_part(path, table, first, count, run), "tally": tally_state(tally)}
 
-    return _play_range(rs, pols, seed, first, count, threads, sink, None)
+    return _play_range(rs, pols, seed, first, count, threads, sink, None, tables)
 
 
 # Seconds to wait for cancelled tasks to end: a force-cancelled task's worker is killed, which
@@ -83,6 +86,7 @@ def play_shards(
     ds: Dataset | None,
     shards: int | None,
     advance: Callable[[int], object],
+    tables: Sequence[TablesId | None],
 ) -> tuple[list[Any], bool]:
     """The shards' ranges in round order, and whether Ctrl-C cut the run short (the shards
     not finished by then are cancelled; the rows kept are those of the finished shards, and
@@ -107,7 +111,9 @@ def play_shards(
     interrupted = False
     try:
         for first, count in split(todo, shards.__index__()):
-            ref = remote.remote(rs, list(pols), seed, (first, count), threads, directory, identity)
+            ref = remote.remote(
+                rs, list(pols), seed, (first, count), threads, directory, identity, list(tables)
+            )
             pending[ref] = count
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)

@@ -20,8 +20,10 @@ import numpy.typing as npt
 
 from . import _core
 from ._dataset import arrow_table
-from .policies import _spec
+from .exceptions import InvalidTablesError
+from .policies import _spec, _spec_tables
 from .rules import RuleSet
+from .strategy_tables import TablesId
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -188,6 +190,10 @@ def _joined(
     return {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
 
 
+def _shown(tables: TablesId | None) -> str:
+    return "no tables" if tables is None else f"{tables.source} tables {tables.digest}"
+
+
 def _play_range(
     rs: RuleSet,
     pols: Sequence[object],
@@ -197,12 +203,23 @@ def _play_range(
     threads: int | None,
     sink: Sink | None,
     advance: Callable[[int], object] | None,
+    tables: Sequence[TablesId | None] | None = None,
 ) -> _Range:
     """Plays rounds ``first..first + count`` in chunks: rows kept, or handed to ``sink`` in
     parts of consecutive rounds. Ctrl-C ends the range: the rounds played so far are kept (or
-    written as a last part; a second Ctrl-C while it is written drops that part only)."""
+    written as a last part; a second Ctrl-C while it is written drops that part only).
+    ``tables``: the strategy tables each seat must play (the run's provenance); tables found
+    otherwise here (another machine of a cluster) raise ``InvalidTablesError`` naming the seat."""
     players = len(pols)
     specs = [_spec(p, rs, players, s) for s, p in enumerate(pols)]
+    if tables is not None:
+        for seat, (spec, wanted) in enumerate(zip(specs, tables, strict=True)):
+            found = _spec_tables(spec)
+            if found != wanted:
+                raise InvalidTablesError(
+                    f"seat {seat}: this process found {_shown(found)} where the run plays "
+                    f"{_shown(wanted)}; install the same tables on every machine of the run"
+                )
     tally = _core.SeatTally(players)
     kept: list[dict[str, npt.NDArray[Any]]] = []
     written: list[Any] = []

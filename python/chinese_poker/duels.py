@@ -139,6 +139,6 @@ def duel(
         deals=len(e_all),
         interrupted=interrupted,
         edges=e_all,
-        provenance=Provenance.of(rs, (policy_a, policy_b), seed, deals, players),
+        provenance=Provenance.of(rs, (policy_a, policy_b), seed, deals, players, specs),
         **summary,
     )

@@ -82,6 +82,12 @@ class OutputError(ChinesePokerError, OSError):
     stays intact (see ``simulate``'s ``out``)."""
 
 
+class CancelledError(ChinesePokerError):
+    """A call its caller cancelled (``Solver.solve(..., cancel=event)`` with the event set:
+    a service request whose deadline passed or whose client left). Nothing it computed is
+    kept."""
+
+
 class MissingDependencyError(ChinesePokerError, ModuleNotFoundError):
     """An optional library a call needs is not installed (pyarrow for Arrow and Parquet,
     matplotlib for plots, pandas, polars). Says what to ``pip install``. Also a

@@ -18,12 +18,13 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from . import _core
 from ._args import arg_error
 from .exceptions import InvalidArgumentError, InvalidTypeError
 from .rules import RuleSet
 from .scoring import DecisionLike
 from .solver import MonteCarlo, TableEV
-from .strategy_tables import load_tables
+from .strategy_tables import TablesId, load_tables
 
 __all__ = ["Greedy", "PolicyLike", "RandomLegal"]
 
@@ -75,6 +76,18 @@ def _spec(
         "expected TableEV, MonteCarlo, Greedy, RandomLegal or a callable hand -> decision, "
         f"got {type(policy).__name__}",
     )
+
+
+def _spec_tables(spec: tuple[Any, ...] | None) -> TablesId | None:
+    """The strategy tables a policy's core form plays (its own, or Monte Carlo's opponents'),
+    ``None`` for a policy without tables."""
+    if spec is None or spec[0] not in ("table", "monte_carlo"):
+        return None
+    held = spec[1]
+    if isinstance(held, _core.TableEv):
+        return TablesId(held.source, held.digest)
+    tables: TablesId | None = held.tables
+    return tables
 
 
 def _read_policies(

@@ -423,10 +423,12 @@ class Foul:
 class Naturals:
     """Instant-win 13-card hands (docs/rules.md, "Naturals") and how they are declared.
 
-    ``values`` maps each recognised natural to what every opponent pays for it, **ordered from
-    the highest natural to the lowest**: between two declared naturals the higher one wins, and
-    a hand holding several declares the first it qualifies for. ``values`` may also be given as
-    ``(name, units)`` pairs. ``declaration="auto"``: the engine declares for the player
+    ``values`` maps each recognised natural to what every opponent pays for it; ``values`` may
+    also be given as ``(name, units)`` pairs. Their order carries no meaning (JSON and TOML
+    readers need not keep it): the ranking is the engine's, the most valuable natural first and
+    equal values in the order of ``NATURAL_NAMES``. Between two declared naturals the higher
+    value wins, and a hand holding several declares the one that ranks first.
+    ``declaration="auto"``: the engine declares for the player
     (MacePlay); ``"must_declare"``: an undeclared natural plays as a normal hand. ``must_show``:
     the rows must display the natural (Mau Binh).
     """
@@ -445,7 +447,8 @@ class Naturals:
         object.__setattr__(self, "values", FrozenMap((str(k), v) for k, v in pairs))
 
     def __eq__(self, other: object) -> bool:
-        # The order of `values` is the ranking, so it is part of the value.
+        # The order of `values` carries no meaning (the ranking is the core's), so it is not
+        # part of the value.
         if not isinstance(other, Naturals):
             return NotImplemented
         return self._key() == other._key()
@@ -453,8 +456,8 @@ class Naturals:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def _key(self) -> tuple[tuple[tuple[str, int], ...], str, bool]:
-        return (tuple(self.values.items()), self.declaration, self.must_show)
+    def _key(self) -> tuple[frozenset[tuple[str, int]], str, bool]:
+        return (frozenset(self.values.items()), self.declaration, self.must_show)
 
     def value(self, name: NaturalName) -> int | None:
         """What each opponent pays for ``name``, or ``None`` if this rule set lacks it."""
@@ -548,6 +551,32 @@ class RuleSet(Shown):
         object.__setattr__(self, "_compiled", compiled)
         if isinstance(self.suit_order, str):
             object.__setattr__(self, "suit_order", self.suit_order.lower())
+
+    def __eq__(self, other: object) -> bool:
+        # The rule fields compare by their canonical form (the core's digest), never by how
+        # they were written: a rule set read from key-sorted JSON equals the original.
+        if not isinstance(other, RuleSet):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+    def _identity(self) -> tuple[str, str, str, str]:
+        return (self.name, self.description, self.source, self._compiled.digest)
+
+    @property
+    def digest(self) -> str:
+        """The rule set's identity: SHA-256 of :meth:`canonical_json`, 64 hex digits. Equal
+        rule fields give equal digests whatever the order their data was written in; the name,
+        description and source are not part of it. Every solution, simulation, duel and
+        service answer names the digest of the rules it was made under."""
+        return self._compiled.digest
+
+    def canonical_json(self) -> str:
+        """The canonical form of the rule fields: the data form with every table's keys sorted,
+        compact JSON (no name, description or source). What :attr:`digest` hashes."""
+        return self._compiled.canonical_json()
 
     def __getstate__(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.FIELDS}

@@ -248,7 +248,14 @@ class Simulation(Shown):
         (read back from the files by :func:`read_simulation`)."""
         if self._provenance is None:  # a Simulation made by hand, not by simulate
             rs = _rule_set(self.rules)
-            return Provenance(rs, self.players, self.policies, self.seed, self.requested)
+            return Provenance(
+                rs,
+                self.players,
+                self.policies,
+                self.seed,
+                self.requested,
+                tables=(None,) * len(self.policies),
+            )
         return self._provenance
 
     @overload
@@ -411,9 +418,9 @@ def simulate(
         )
     rs = _rule_set(rules)
     # every policy refused before anything runs
-    pols, _ = _read_policies(policies, rs, players)
+    pols, specs = _read_policies(policies, rs, players)
     names = tuple(_policy_name(p) for p in pols)
-    prov = Provenance.of(rs, pols, seed, rounds, players)
+    prov = Provenance.of(rs, pols, seed, rounds, players, specs)
     identity = _dataset.run_identity(prov.to_dict())
     ds = None
     if out is not None:
@@ -435,7 +442,9 @@ def simulate(
         if backend == "ray" and todo:
             from ._ray_backend import play_shards  # Ray is optional: imported when asked for
 
-            ranges, cut = play_shards(rs, pols, seed, todo, threads, ds, shards, bar.update)
+            ranges, cut = play_shards(
+                rs, pols, seed, todo, threads, ds, shards, bar.update, prov.tables
+            )
         else:
             sink = None if ds is None else ds.write
             ranges, cut = [], False

@@ -36,7 +36,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -47,12 +47,14 @@ from ._args import seed as _seed
 from ._args import threads as _threads
 from ._core import Alternative, HandRank, Solution, parse_hands
 from .display import Shown
-from .exceptions import InvalidArgumentError, InvalidShapeError
+from .exceptions import InvalidArgumentError, InvalidShapeError, InvalidTypeError
 from .rules import RuleSet, _rule_set
 from .scoring import DecisionLike, Declare, Setting, Surrender
 from .strategy_tables import (
     FIVE_CLASSES,
     FRONT_CLASSES,
+    FallbackTablesWarning,
+    TablesId,
     _check_players,
     load_tables,
     on_clear_cache,
@@ -70,6 +72,8 @@ __all__ = [
     "RowValues",
     "Solution",
     "TableEV",
+    "TablesId",
+    "FallbackTablesWarning",
     "BatchSolution",
     "Solver",
     "parse_hands",
@@ -321,6 +325,10 @@ class MonteCarlo:
 Objective: TypeAlias = TableEV | RowValues | BestResponse | MonteCarlo
 
 
+class _Cancel(Protocol):
+    def is_set(self) -> bool: ...
+
+
 # -- solving ---------------------------------------------------------------------------------
 
 
@@ -392,15 +400,40 @@ class Solver:
             f"objective={type(self.objective).__name__})"
         )
 
-    def solve(self, hand: str | Sequence[Any] | _core.CardSet, top_k: int = 5) -> Solution:
+    @property
+    def tables(self) -> TablesId | None:
+        """The strategy tables this solver plays (:class:`TablesId`: their source and
+        digest), as every solution it gives names them; ``None`` for objectives that use
+        none."""
+        return self._objective.tables
+
+    def solve(
+        self,
+        hand: str | Sequence[Any] | _core.CardSet,
+        top_k: int = 5,
+        *,
+        cancel: _Cancel | None = None,
+    ) -> Solution:
         """The best decision for 13 cards: ``hand`` is a card string, cards, codes (a numpy row
-        too) or a ``CardSet``; ``top_k`` (≥ 1) best plays are listed.
+        too) or a ``CardSet``; ``top_k`` (≥ 1) best plays are listed. ``cancel``: an event
+        (a ``threading.Event``, or anything with ``is_set()``) another thread may set to stop a
+        Monte Carlo solve within about 20 ms, which then raises ``CancelledError``; the other
+        objectives take microseconds and never look at it.
 
         Raises ``InvalidShapeError`` (not 13 cards), ``InvalidCardError`` /
         ``DuplicateCardError`` (bad or repeated cards), ``InvalidArgumentError`` (``top_k``).
         """
+        if cancel is None:
+            return _core.solve(
+                hand, self._compiled, self.players, self._objective, top_k, self.rules.name
+            )
+        if not callable(getattr(cancel, "is_set", None)):
+            raise InvalidTypeError(
+                f"cancel: expected an event with is_set() (threading.Event), got "
+                f"{type(cancel).__name__}"
+            )
         return _core.solve(
-            hand, self._compiled, self.players, self._objective, top_k, self.rules.name
+            hand, self._compiled, self.players, self._objective, top_k, self.rules.name, cancel
         )
 
     def solve_batch(
@@ -419,7 +452,9 @@ class Solver:
         settings, values, decisions, naturals = _core.solve_batch(
             codes, self._compiled, self._objective, threads
         )
-        return BatchSolution(settings, values, decisions, naturals)
+        return BatchSolution(
+            settings, values, decisions, naturals, self._compiled.digest, self.tables
+        )
 
 
 def _with_tables(objective: Objective, tables: str | Path | None) -> Objective:
@@ -491,12 +526,16 @@ class BatchSolution(Shown):
     order, ``values`` (N,) expected scores, ``decisions`` (N,) uint8 (0 play, 1 declare,
     2 surrender) and ``naturals`` (N,) uint8, the declared natural's index in
     ``NATURAL_NAMES`` (255: none). :meth:`decision` gives hand ``i``'s decision in the form
-    :func:`chinese_poker.settle` takes, so batch results settle exactly as :func:`solve`'s."""
+    :func:`chinese_poker.settle` takes, so batch results settle exactly as :func:`solve`'s.
+    ``rules_digest`` and ``tables`` say what made them: the rule set's digest
+    (:attr:`RuleSet.digest`) and the strategy tables played (:class:`TablesId`)."""
 
     settings: npt.NDArray[np.uint8]
     values: npt.NDArray[np.float64]
     decisions: npt.NDArray[np.uint8]
     naturals: npt.NDArray[np.uint8]
+    rules_digest: str = ""
+    tables: TablesId | None = None
 
     #: The natural each ``naturals`` index stands for.
     NATURAL_NAMES: tuple[str, ...] = field(default=_core.NATURAL_NAMES, init=False, repr=False)

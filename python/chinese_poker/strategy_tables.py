@@ -49,6 +49,7 @@ from . import _core
 from ._args import flag, whole
 from ._args import players as _players
 from ._args import seed as _seed
+from ._core import TablesId
 from .exceptions import (
     ChinesePokerError,
     InvalidArgumentError,
@@ -60,6 +61,8 @@ from .rules import RuleSet, _rule_set
 
 __all__ = [
     "DEFAULT_DEALS",
+    "FallbackTablesWarning",
+    "TablesId",
     "MAX_DEALS",
     "TABLES_ENV",
     "install_tables",
@@ -72,6 +75,7 @@ __all__ = [
     "train_all",
     "train_tables",
     "user_tables_dir",
+    "which_tables",
     "write_tables",
 ]
 
@@ -327,9 +331,28 @@ def _index_entries(path: Path) -> list[dict[str, Any]]:
     return entries
 
 
+def _canonical(key: str) -> str:
+    # keys written before the naturals had a ranking of their own list them in data order
+    return _core.canonical_tables_key(key)
+
+
+@functools.cache
+def _shipped_entries() -> dict[str, dict[str, Any]]:
+    return {_canonical(e["key"]): e for e in _index_entries(_data_dir() / INDEX_FILE)}
+
+
 @functools.cache
 def _index() -> dict[str, str]:
-    return {e["key"]: e["file"] for e in _index_entries(_data_dir() / INDEX_FILE)}
+    return {key: e["file"] for key, e in _shipped_entries().items()}
+
+
+def _shipped_for(key: str) -> list[str]:
+    """The presets and table sizes whose shipped tables have ``key``, as ``maceplay@4``."""
+    entry = _shipped_entries().get(_canonical(key))
+    if entry is None:
+        return []
+    presets = entry.get("presets") or []
+    return [f"{p[0]}@{p[1]}" for p in presets if isinstance(p, list) and len(p) == 2]
 
 
 def shipped_tables_path(rules: RuleSet | str | None, players: int) -> Path | None:
@@ -357,7 +380,7 @@ def user_tables_dir() -> Path:
 @functools.lru_cache(maxsize=8)
 def _user_index(path: str, stamp: tuple[int, int, int]) -> dict[str, str]:
     # ``stamp`` only keys the cache: an index rewritten by an install is read again
-    return {e["key"]: e["file"] for e in _index_entries(Path(path))}
+    return {_canonical(e["key"]): e["file"] for e in _index_entries(Path(path))}
 
 
 def _index_stamp(path: Path) -> tuple[int, int, int] | None:
@@ -389,8 +412,11 @@ def installed_tables_path(rules: RuleSet | str | None, players: int) -> Path | N
 def installed_tables() -> list[dict[str, Any]]:
     """The entries of the user tables directory's index, oldest install first: each with the
     ``key``, the ``file`` (in :func:`user_tables_dir`), the rule set's name (``rules``),
-    ``players``, ``iterations``, ``converged`` and ``seconds`` of its training."""
-    return _index_entries(user_tables_dir() / INDEX_FILE)
+    ``players``, ``iterations``, ``converged`` and ``seconds`` of its training, and
+    ``shadows``: the shipped presets and table sizes these tables replace (``["maceplay@4"]``:
+    every ``maceplay`` solve at 4 players plays them), empty where they replace none."""
+    entries = _index_entries(user_tables_dir() / INDEX_FILE)
+    return [dict(e, shadows=_shipped_for(e["key"])) for e in entries]
 
 
 @contextlib.contextmanager
@@ -426,15 +452,22 @@ def _user_dir() -> Path:
     return directory
 
 
-def install_tables(path: str | os.PathLike[str]) -> Path:
+def install_tables(path: str | os.PathLike[str], *, replace_shipped: bool = False) -> Path:
     """Installs a tables file (trained by :func:`train_tables` or ``chinese-poker tables
     train``) in the user tables directory, where every solve, simulation, duel and command
     finds it for the rule set and table size it was trained for (its ``meta`` key). The file is
     checked first (``InvalidTablesError`` naming it), copied under a name derived from its key
     (replacing tables installed for the same key), and the directory's index updated; both are
-    written atomically. Returns the installed file's path."""
+    written atomically. Returns the installed file's path.
+
+    Tables whose key is a shipped preset's (a rule set copied from a preset and not yet
+    edited has the preset's key) would replace the shipped tables for every solve of that
+    preset: that is refused with ``InvalidArgumentError`` unless ``replace_shipped=True``
+    (``--replace-shipped`` on the command line) says it is meant."""
     src = _path_arg("path", path)
+    replace_shipped = flag("replace_shipped", replace_shipped)
     meta = read_tables(src)["meta"]
+    _check_shadow(f"tables file {str(src)!r}", meta["key"], replace_shipped)
     directory = _user_dir()
     dest = directory / _file_name(meta["key"])
     with _locked(directory):
@@ -445,11 +478,26 @@ def install_tables(path: str | os.PathLike[str]) -> Path:
                 raise _bad(src, f"cannot be read ({e.strerror or e})") from None
             with _atomic(dest) as fh:
                 fh.write(data)
-        entries = [e for e in _index_entries(directory / INDEX_FILE) if e["key"] != meta["key"]]
+        key = _canonical(meta["key"])
+        entries = [e for e in _index_entries(directory / INDEX_FILE) if _canonical(e["key"]) != key]
         entries.append(_index_entry(meta, dest.name))
         _write_index(directory, {"version": 1, "tables": entries})
     clear_cache()  # solvers cached on the tables used before
     return dest
+
+
+def _check_shadow(what: str, key: str, replace_shipped: bool) -> None:
+    """Refuses to install tables whose key is a shipped preset's unless ``replace_shipped``."""
+    shadowed = _shipped_for(key)
+    if shadowed and not replace_shipped:
+        e = InvalidArgumentError(
+            f"{what} has the key of the shipped tables of {', '.join(shadowed)}: installed, "
+            "they would replace those for every solve of that rule set. Change the rule set "
+            "first (its name alone does not change the key), or pass replace_shipped=True "
+            "(--replace-shipped) to replace them on purpose"
+        )
+        e.argument = "replace_shipped"
+        raise e
 
 
 def _index_entry(meta: dict[str, Any], file: str) -> dict[str, Any]:
@@ -479,7 +527,7 @@ def _key_mismatch(path: Path, found: str, wanted: str, rules: RuleSet, players: 
     )
 
 
-def _compile(rules: RuleSet, players: int, path: Path, given: bool) -> _core.TableEv:
+def _compile(rules: RuleSet, players: int, path: Path, source: str) -> _core.TableEv:
     t = read_tables(path)
     wheel = t["meta"].get("wheel", rules.wheel)
     if wheel != rules.wheel:
@@ -488,7 +536,7 @@ def _compile(rules: RuleSet, players: int, path: Path, given: bool) -> _core.Tab
             f"{rules.wheel!r}"
         )
     wanted = _core.tables_key(rules.compiled, players)
-    if given and t["meta"]["key"] != wanted:
+    if source != FALLBACK and _canonical(t["meta"]["key"]) != wanted:
         raise InvalidTablesError(_key_mismatch(path, t["meta"]["key"], wanted, rules, players))
     try:
         model = t["meta"].get("model")
@@ -500,27 +548,55 @@ def _compile(rules: RuleSet, players: int, path: Path, given: bool) -> _core.Tab
             t["back"],
             t["meta"]["scoop_rate"],
             None if model is None else json.dumps(model),
+            source,
         )
     except ValueError as e:  # the core's own checks of the distributions and the model
         raise InvalidTablesError(f"tables file {str(path)!r}: {e}") from None
 
 
+FILE, INSTALLED, SHIPPED, FALLBACK = _core.TABLES_SOURCES
+"""Where the tables a rule set plays with come from (``TablesId.source``), in the order
+:func:`which_tables` looks: a file named, installed, shipped, and the plain tables of the
+wheel standing in for a rule set none were trained for."""
+
+
+def which_tables(
+    rules: RuleSet | str | None = None,
+    players: int = 4,
+    path: str | os.PathLike[str] | None = None,
+) -> tuple[str, Path]:
+    """Which tables serve a rule set and table size, and from where: ``(source, file)``, the
+    first of ``path`` (``"file"``); the tables installed for them in the user tables directory
+    (``"installed"``, :func:`installed_tables_path`); the shipped tables (``"shipped"``); the
+    plain tables of the rule set's wheel (``"fallback"``), with a ``UserWarning`` saying none
+    were trained. The one place this is decided: :func:`load_tables`, every solver, simulation,
+    duel, table, command and the service take their tables from it."""
+    rs = _rule_set(rules)
+    n = _check_players(players)
+    if path is not None:
+        return FILE, _path_arg("tables", path)
+    installed = installed_tables_path(rs, n)
+    if installed is not None:
+        return INSTALLED, installed
+    shipped = shipped_tables_path(rs, n)
+    if shipped is not None:
+        return SHIPPED, shipped
+    return FALLBACK, _fallback(rs, n)
+
+
 @functools.lru_cache(maxsize=64)
-def _load_shipped(rules: RuleSet, players: int) -> _core.TableEv:
-    # Package data does not change while the process runs: cached by rule set alone.
-    found = shipped_tables_path(rules, players)
-    if found is None:
-        found = _fallback(rules, players)
-    return _compile(rules, players, found, given=False)
+def _load_packaged(rules: RuleSet, players: int, path: str, source: str) -> _core.TableEv:
+    # Package data does not change while the process runs: cached by rule set and file.
+    return _compile(rules, players, Path(path), source)
 
 
 @functools.lru_cache(maxsize=64)
 def _load_file(
-    rules: RuleSet, players: int, path: str, stamp: tuple[int, int, int]
+    rules: RuleSet, players: int, path: str, stamp: tuple[int, int, int], source: str
 ) -> _core.TableEv:
     # ``stamp`` (mtime_ns, size, inode) is only part of the cache key: a file rewritten at the
     # same path, in place or by os.replace, is a new entry and is read again.
-    return _compile(rules, players, Path(path), given=True)
+    return _compile(rules, players, Path(path), source)
 
 
 def _stamp(path: Path) -> tuple[int, int, int]:
@@ -544,9 +620,26 @@ def _fallback(rules: RuleSet, players: int) -> Path:
         f"no tables were trained for rule set {rules.name!r} at {players} players; using the "
         f"plain tables for the {rules.wheel!r} wheel (train your own with `chinese-poker "
         f"tables train`)",
-        stacklevel=5,
+        FallbackTablesWarning,
+        stacklevel=_caller_level(),
     )
     return found
+
+
+class FallbackTablesWarning(UserWarning):
+    """No tables were trained for a rule set and table size: the plain tables of its wheel
+    play instead (``TablesId.source == "fallback"`` on the results)."""
+
+
+def _caller_level() -> int:
+    # the first frame outside the package: the warning names the user's line
+    import sys
+
+    frame, level = sys._getframe(1), 1
+    package = __name__.rpartition(".")[0]
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(package):
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    return level
 
 
 def load_tables(
@@ -554,22 +647,17 @@ def load_tables(
     players: int = 4,
     path: str | os.PathLike[str] | None = None,
 ) -> _core.TableEv:
-    """The compiled table objective for a rule set and table size (cached), from the first of:
-    ``path``; the tables installed for them in the user tables directory
-    (:func:`installed_tables_path`); the shipped tables; the plain tables for the same wheel,
-    with a warning that none were trained. Raises ``InvalidTablesError`` naming the file for a
-    file that cannot be used, or one trained for another rule set or table size (naming both
-    keys)."""
+    """The compiled table objective for a rule set and table size (cached), from the tables
+    :func:`which_tables` picks (a file named, installed, shipped, or the plain tables with a
+    warning); its ``source`` and ``digest`` name them on every result. Raises
+    ``InvalidTablesError`` naming the file for a file that cannot be used, or one trained for
+    another rule set or table size (naming both keys)."""
     rs = _rule_set(rules)
     n = _check_players(players)
-    if path is None:
-        installed = installed_tables_path(rs, n)
-        if installed is None:
-            return _load_shipped(rs, n)
-        p = installed
-    else:
-        p = _path_arg("tables", path)
-    return _load_file(rs, n, str(p), _stamp(p))
+    source, p = which_tables(rs, n, path)
+    if source in (SHIPPED, FALLBACK):
+        return _load_packaged(rs, n, str(p), source)
+    return _load_file(rs, n, str(p), _stamp(p), source)
 
 
 _DEPENDENT_CACHES: list[Callable[[], object]] = []
@@ -584,9 +672,10 @@ def on_clear_cache(clear: Callable[[], object]) -> None:
 
 def clear_cache() -> None:
     """Forgets every loaded table and the shipped index (and the solvers built on them)."""
+    _shipped_entries.cache_clear()
     _index.cache_clear()
     _user_index.cache_clear()
-    _load_shipped.cache_clear()
+    _load_packaged.cache_clear()
     _load_file.cache_clear()
     for clear in _DEPENDENT_CACHES:
         clear()
@@ -609,6 +698,7 @@ def train_tables(
     calibration_hands: int | None = None,
     calibration_iters: int | None = None,
     install: bool = False,
+    replace_shipped: bool = False,
 ) -> dict[str, Any]:
     """Trains the table objective's outcome tables and model by self-play at ``players``
     seats: ``deals`` deals per iteration (1 to ``MAX_DEALS``), blended until no row's
@@ -639,12 +729,17 @@ def train_tables(
     ``install=True`` also installs the tables (:func:`install_tables`; without ``out``, they
     are written straight into the user tables directory, checked before training too), so that
     everything finds them for this rule set and table size; ``meta["installed"]`` is the
-    installed file."""
+    installed file. Tables for a shipped preset's key are installed only with
+    ``replace_shipped=True`` (:func:`install_tables`), which is checked before training."""
     rs = _rule_set(rules)
     n = _check_players(players)
     seed = _seed("seed", seed)
     deals = whole("deals", deals, 1, MAX_DEALS)
     install = flag("install", install)
+    replace_shipped = flag("replace_shipped", replace_shipped)
+    if install:
+        what = f"tables for rule set {rs.name!r} at {n} players"
+        _check_shadow(what, _core.tables_key(rs.compiled, n), replace_shipped)
     if progress is not None and not callable(progress):
         raise InvalidTypeError(
             f"progress: expected a callable or None, got {type(progress).__name__}"
@@ -696,7 +791,7 @@ def train_tables(
         write_tables(target, trained, meta)
         meta["path"] = str(target)
     if install and target is not None:
-        meta["installed"] = str(install_tables(target))
+        meta["installed"] = str(install_tables(target, replace_shipped=replace_shipped))
     return dict(trained, meta=meta)
 
 

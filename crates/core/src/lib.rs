@@ -3,6 +3,7 @@
 
 pub mod card;
 pub mod data;
+pub mod digest;
 pub mod error;
 pub mod eval;
 pub mod hand;

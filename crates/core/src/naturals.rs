@@ -23,7 +23,7 @@
 use crate::card::{Card, CardSet};
 use crate::eval::{Evaluator, Wheel};
 use crate::hand::Hand;
-use crate::rules::{NaturalKind, Rules};
+use crate::rules::{NaturalKind, NaturalRule, Rules};
 use crate::setting::Setting;
 
 /// A natural the hand holds, with the rule set's value for it.
@@ -341,20 +341,26 @@ fn held<'a>(hand: &'a Hand, rules: &'a Rules) -> impl Iterator<Item = NaturalMat
     })
 }
 
-/// Naturals the rule set recognises that the hand holds, in the rule set's order (highest
-/// first), each with its value and, for the three-row naturals, a legal setting displaying it.
+/// Naturals the rule set recognises that the hand holds, in ranking order
+/// ([`NaturalRule::ranking`]: the most valuable first), each with its value and, for the
+/// three-row naturals, a legal setting displaying it.
 pub fn find_naturals(hand: &Hand, rules: &Rules) -> Vec<NaturalMatch> {
-    held(hand, rules).collect()
+    let mut found: Vec<NaturalMatch> = held(hand, rules).collect();
+    found.sort_by_key(ranking);
+    found
 }
 
-/// The natural a hand declares: the most valuable one it holds (the earlier in the rule set's
-/// order on equal values). `None` if it holds none.
-pub fn best_natural(hand: &Hand, rules: &Rules) -> Option<NaturalMatch> {
-    let mut best: Option<NaturalMatch> = None;
-    for m in held(hand, rules) {
-        if best.is_none_or(|b| m.value > b.value) {
-            best = Some(m);
-        }
+fn ranking(m: &NaturalMatch) -> (std::cmp::Reverse<u32>, NaturalKind) {
+    NaturalRule {
+        kind: m.kind,
+        value: m.value,
     }
-    best
+    .ranking()
+}
+
+/// The natural a hand declares: the one it holds that ranks first ([`NaturalRule::ranking`]:
+/// the most valuable, and among equal values the core's order, whatever order the rule set
+/// lists them in). `None` if it holds none.
+pub fn best_natural(hand: &Hand, rules: &Rules) -> Option<NaturalMatch> {
+    held(hand, rules).min_by_key(ranking)
 }

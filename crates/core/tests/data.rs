@@ -21,11 +21,7 @@ fn solved(hand: &[u8; 13]) -> Solved {
     let te = TableEv::new(&rules, 4, OutcomeTables::random_rows(rules.wheel)).unwrap();
     let objective = Objective::TableEv(Arc::new(te));
     let solution = solve(&Hand::new(*hand).unwrap(), &rules, 4, &objective, 3).unwrap();
-    Solved {
-        solution,
-        players: 4,
-        rules: "maceplay".into(),
-    }
+    Solved::new(solution, 4, "maceplay", &rules.digest(), &objective)
 }
 
 fn settlement() -> Settlement {
@@ -154,10 +150,15 @@ fn a_solution_has_the_shape_of_to_dict_and_comes_back_equal() {
             "samples",
             "objective",
             "players",
-            "rules"
+            "rules",
+            "rules_digest",
+            "tables"
         ]
     );
     assert_eq!(data["decision"], json!("play"));
+    assert_eq!(data["rules_digest"], json!(rules().digest()));
+    assert_eq!(data["tables"]["source"], json!("file"));
+    assert_eq!(data["tables"]["digest"].as_str().map(str::len), Some(64));
     assert_eq!(
         data["stderr"],
         Value::Null,
@@ -168,6 +169,30 @@ fn a_solution_has_the_shape_of_to_dict_and_comes_back_equal() {
         ["codes", "raw_ranks", "value", "stderr"]
     );
     assert_eq!(back::<Solved>(data.clone()).unwrap(), s);
+    // data saved before results named their rules and tables still reads
+    let mut older = data.clone();
+    older.as_object_mut().unwrap().remove("rules_digest");
+    older.as_object_mut().unwrap().remove("tables");
+    let old = back::<Solved>(older).unwrap();
+    assert!(old.rules_digest.is_empty() && old.tables.is_none());
+    for (damage, says) in [
+        (json!({"source": "file", "digest": "xyz"}), "digest"),
+        (
+            json!({"source": "cloud", "digest": "0".repeat(64)}),
+            "tables source",
+        ),
+    ] {
+        let mut d = data.clone();
+        d["tables"] = damage;
+        let e = back::<Solved>(d).unwrap_err();
+        assert!(e.to_string().contains(says), "{e} should say {says}");
+    }
+    let mut d = data.clone();
+    d["rules_digest"] = json!("not hex");
+    assert!(back::<Solved>(d)
+        .unwrap_err()
+        .to_string()
+        .contains("rules_digest"));
     let mut damaged = data;
     damaged["codes"][0] = damaged["codes"][1].clone();
     let e = back::<Solved>(damaged).unwrap_err();

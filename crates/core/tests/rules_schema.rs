@@ -84,17 +84,17 @@ fn names_come_from_one_place() {
 }
 
 #[test]
-fn natural_order_is_kept() {
+fn naturals_are_written_in_ranking_order() {
     let r =
         Rules::from_json(r#"{"naturals": {"values": {"six_pairs": 3, "dragon": 13}}}"#).unwrap();
-    assert_eq!(r.naturals[0].kind, NaturalKind::SixPairs);
+    assert_eq!(r.naturals[0].kind, NaturalKind::Dragon);
     let back = r.to_data();
     let names: Vec<&String> = back["naturals"]["values"]
         .as_object()
         .unwrap()
         .keys()
         .collect();
-    assert_eq!(names, ["six_pairs", "dragon"]);
+    assert_eq!(names, ["dragon", "six_pairs"]);
 }
 
 #[test]
@@ -232,4 +232,96 @@ fn a_part_alone_is_checked_as_within_a_rule_set() {
         field_of(Rules::with_part("wheel", &json!("low")).unwrap_err()),
         "part"
     );
+}
+
+/// Every object of `v` with its keys in reverse order (the order a JSON or TOML reader might
+/// give them in).
+fn reversed(v: &Value) -> Value {
+    match v {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.reverse();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), reversed(&map[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(reversed).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn key_order_carries_no_meaning() {
+    use chinese_poker::digest::sorted_keys;
+    use chinese_poker::solve::{canonical_tables_key, tables_key};
+    let mut digests = Vec::new();
+    for p in PRESETS {
+        let rules = p.rules();
+        for data in [sorted_keys(&rules.to_data()), reversed(&rules.to_data())] {
+            let again = Rules::from_data(&data).unwrap();
+            assert_eq!(again, rules, "{}", p.name);
+            assert_eq!(again.naturals, rules.naturals, "{}: ranked alike", p.name);
+            assert_eq!(again.canonical_json(), rules.canonical_json());
+            assert_eq!(again.digest(), rules.digest());
+            for n in 2..=4 {
+                assert_eq!(tables_key(&again, n), tables_key(&rules, n));
+            }
+        }
+        assert_eq!(rules.digest().len(), 64);
+        digests.push(rules.digest());
+    }
+    digests.sort();
+    digests.dedup();
+    assert_eq!(
+        digests.len(),
+        PRESETS.len(),
+        "every preset has its own digest"
+    );
+    // equal values rank in the core's order whatever the data lists first
+    let tie = |order: &[(&str, u32)]| {
+        let values: serde_json::Map<String, Value> = order
+            .iter()
+            .map(|(k, v)| (k.to_string(), json!(v)))
+            .collect();
+        Rules::from_data(&json!({"naturals": {"values": values}})).unwrap()
+    };
+    let a = tie(&[
+        ("thirteen_one_colour", 13),
+        ("dragon", 13),
+        ("six_pairs", 3),
+    ]);
+    let b = tie(&[
+        ("six_pairs", 3),
+        ("dragon", 13),
+        ("thirteen_one_colour", 13),
+    ]);
+    assert_eq!(a, b);
+    let kinds: Vec<NaturalKind> = a.naturals.iter().map(|n| n.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            NaturalKind::Dragon,
+            NaturalKind::ThirteenOneColour,
+            NaturalKind::SixPairs
+        ]
+    );
+    // struct syntax in another order is the same rule set
+    let mut c = a.clone();
+    c.naturals.reverse();
+    assert_eq!(c, a);
+    assert_eq!(c.digest(), a.digest());
+    assert_ne!(tie(&[("dragon", 12), ("six_pairs", 3)]), a);
+    // a key written before the naturals were ranked by the core still finds its tables
+    let maceplay = Rules::preset("maceplay").unwrap();
+    let key = tables_key(&maceplay, 4);
+    let old = key.replace(
+        r#""same_suit_dragon":26,"dragon":13"#,
+        r#""dragon":13,"same_suit_dragon":26"#,
+    );
+    assert_ne!(old, key);
+    assert_eq!(canonical_tables_key(&old), key);
+    assert_eq!(canonical_tables_key(&key), key);
+    assert_eq!(canonical_tables_key("not a key"), "not a key");
 }

@@ -20,17 +20,22 @@ use std::time::{Duration, Instant};
 /// How often the waiting thread runs Python's signal handlers.
 const POLL: Duration = Duration::from_millis(20);
 
-/// A call's stop flag and the signal handler's error that set it.
-struct Signals {
+pyo3::import_exception!(chinese_poker.exceptions, CancelledError);
+
+/// A call's stop flag and the error that set it: the signal handler's, or `CancelledError`
+/// once the caller's `cancel` event (anything with `is_set()`) is set.
+struct Signals<'c> {
     stop: AtomicBool,
     raised: Mutex<Option<PyErr>>,
+    cancel: Option<&'c Py<PyAny>>,
 }
 
-impl Signals {
-    fn new() -> Self {
+impl<'c> Signals<'c> {
+    fn new(cancel: Option<&'c Py<PyAny>>) -> Self {
         Signals {
             stop: AtomicBool::new(false),
             raised: Mutex::new(None),
+            cancel,
         }
     }
 
@@ -44,7 +49,16 @@ impl Signals {
         if self.stopped() {
             return;
         }
-        if let Err(e) = Python::attach(|py| py.check_signals()) {
+        let checked = Python::attach(|py| {
+            py.check_signals()?;
+            match self.cancel {
+                Some(event) if event.bind(py).call_method0("is_set")?.is_truthy()? => Err(
+                    CancelledError::new_err("cancelled by the caller before it finished"),
+                ),
+                _ => Ok(()),
+            }
+        });
+        if let Err(e) = checked {
             *self.raised.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
             self.stop.store(true, Ordering::Relaxed);
         }
@@ -65,7 +79,16 @@ pub fn interruptible<R: Send>(
     py: Python<'_>,
     work: impl FnOnce(chinese_poker::parallel::Stop) -> R + Send,
 ) -> PyResult<R> {
-    let signals = Signals::new();
+    interruptible_or_cancelled(py, None, work)
+}
+
+/// [`interruptible`] that also stops, with `CancelledError`, once `cancel.is_set()`.
+pub fn interruptible_or_cancelled<R: Send>(
+    py: Python<'_>,
+    cancel: Option<&Py<PyAny>>,
+    work: impl FnOnce(chinese_poker::parallel::Stop) -> R + Send,
+) -> PyResult<R> {
+    let signals = Signals::new(cancel);
     let stop = || signals.stopped();
     let result =
         py.detach(|| chinese_poker::parallel::watched(|| work(&stop), POLL, || signals.check()));
@@ -77,9 +100,10 @@ pub fn interruptible<R: Send>(
 /// signal handlers once [`POLL`] has passed since the last time.
 pub fn interruptible_here<R: Send>(
     py: Python<'_>,
+    cancel: Option<&Py<PyAny>>,
     work: impl FnOnce(chinese_poker::parallel::Stop) -> R + Send,
 ) -> PyResult<R> {
-    let signals = Signals::new();
+    let signals = Signals::new(cancel);
     let here: ThreadId = std::thread::current().id();
     let next = Mutex::new(Instant::now() + POLL);
     let stop = || {

@@ -33,6 +33,7 @@ mod _core {
     #[pymodule_export]
     use super::results::{
         PyAlternative, PyMatchup, PyPayment, PyPlayerResult, PyRowResult, PySettlement, PySolution,
+        PyTablesId,
     };
     #[pymodule_export]
     use super::rules::{
@@ -48,8 +49,8 @@ mod _core {
     };
     #[pymodule_export]
     use super::solve::{
-        check_budget, frontier, legal_settings, load_tables, rank_classes, solve, solve_batch,
-        tables_key, train_tables, PyObjective, PyRowValues, PyTableEv,
+        canonical_tables_key, check_budget, frontier, legal_settings, load_tables, rank_classes,
+        solve, solve_batch, tables_key, train_tables, PyObjective, PyRowValues, PyTableEv,
     };
 
     /// Hooks for the package's own tests and benchmarks, kept out of the module's namespace
@@ -93,6 +94,7 @@ mod _core {
         m.add("MAX_BANKROLL", chinese_poker::score::MAX_BANKROLL)?;
         m.add("MIN_PLAYERS", chinese_poker::score::MIN_PLAYERS)?;
         m.add("MAX_PLAYERS", chinese_poker::score::MAX_PLAYERS)?;
+        m.add("DEFAULT_PLAYERS", chinese_poker::score::DEFAULT_PLAYERS)?;
         m.add("MAX_SEED", chinese_poker::sim::MAX_SEED)?;
         m.add("MAX_ROUNDS", chinese_poker::sim::MAX_ROUNDS)?;
         m.add("MAX_DEALT_ROUNDS", chinese_poker::sim::MAX_DEALT_ROUNDS)?;
@@ -107,6 +109,11 @@ mod _core {
         m.add(
             "TABLES_INDEX",
             chinese_poker::solve::tables_file::TABLES_INDEX,
+        )?;
+        let sources = chinese_poker::solve::TablesSource::ALL.map(|s| s.name());
+        m.add(
+            "TABLES_SOURCES",
+            pyo3::types::PyTuple::new(m.py(), sources)?,
         )?;
         super::rules::add_names(m)
     }

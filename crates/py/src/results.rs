@@ -18,7 +18,7 @@ use chinese_poker::data::{rebuild, Record};
 use chinese_poker::eval::HandRank;
 use chinese_poker::score::{Matchup, Payment, PlayerResult, RowOutcome, Settlement};
 use chinese_poker::setting::Setting;
-use chinese_poker::solve::{Alternative, Choice, Solved};
+use chinese_poker::solve::{Alternative, Choice, Solved, TablesId, TablesSource};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::{Arc, OnceLock};
@@ -794,6 +794,16 @@ result_class!(PySolution, {
     fn samples(&self) -> usize {
         self.0.best().solution.samples
     }
+    /// The rule set's digest (`RuleSet.digest`): which rules this answers for.
+    #[getter]
+    fn rules_digest(&self) -> &str {
+        &self.0.best().rules_digest
+    }
+    /// The strategy tables the objective played (`TablesId`), `None` for objectives without.
+    #[getter]
+    fn tables(&self) -> Option<PyTablesId> {
+        self.0.best().tables.clone().map(PyTablesId)
+    }
     /// "TableEV", "RowValues", "BestResponse" or "MonteCarlo".
     #[getter]
     fn objective(&self) -> &'static str {
@@ -852,3 +862,72 @@ result_class!(PySolution, {
         )
     }
 });
+
+/// Which strategy tables made a result: where they came from (`source`: "file", "installed",
+/// "shipped" or "fallback", the plain tables standing in for a rule set none were trained for)
+/// and the SHA-256 of their content (`digest`). Equal digests play identically.
+#[pyclass(
+    name = "TablesId",
+    module = "chinese_poker._core",
+    frozen,
+    eq,
+    hash,
+    skip_from_py_object
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyTablesId(pub TablesId);
+
+#[pymethods]
+impl PyTablesId {
+    #[new]
+    fn new(source: &str, digest: &str) -> PyResult<Self> {
+        let source = TablesSource::from_name(source).ok_or_else(|| {
+            crate::errors::InvalidArgumentError::new_err(format!(
+                "source: expected one of {}, got {source:?}",
+                TablesSource::ALL.map(TablesSource::name).join(", ")
+            ))
+        })?;
+        let id = TablesId {
+            source,
+            digest: digest.to_string(),
+        };
+        id.validate().py()?;
+        Ok(PyTablesId(id))
+    }
+    #[getter]
+    fn source(&self) -> &'static str {
+        self.0.source.name()
+    }
+    #[getter]
+    fn digest(&self) -> &str {
+        &self.0.digest
+    }
+    /// The digest's first 12 hex digits.
+    #[getter]
+    fn short(&self) -> &str {
+        self.0.short()
+    }
+    /// `{"source": ..., "digest": ...}`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_data(py, &self.0)
+    }
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        let id = &slf.get().0;
+        Ok((
+            slf.get_type().into_any(),
+            (id.source.name(), id.digest.clone()),
+        ))
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "TablesId(source={:?}, digest={:?})",
+            self.0.source.name(),
+            self.0.digest
+        )
+    }
+    fn __str__(&self) -> String {
+        format!("{} {}", self.0.source.name(), self.0.short())
+    }
+}

@@ -28,16 +28,23 @@ fn bad(field: &str, reason: String) -> PyErr {
     skip_from_py_object
 )]
 #[derive(PartialEq)]
-pub struct PyRules(pub Rules);
+pub struct PyRules(pub Rules, pub String);
+
+impl PyRules {
+    /// The rule set with its digest, worked out once: every result names it.
+    pub fn new(rules: Rules) -> PyRules {
+        let digest = rules.digest();
+        PyRules(rules, digest)
+    }
+}
 
 #[pymethods]
 impl PyRules {
     /// Parses and validates the JSON data form (`json.dumps(RuleSet.to_dict())`).
     #[new]
-    fn new(py: Python<'_>, spec: &str) -> PyResult<Self> {
+    fn parse(py: Python<'_>, spec: &str) -> PyResult<Self> {
         // a long text parses without the GIL
-        py.detach(|| Rules::from_json(spec))
-            .map(PyRules)
+        py.detach(|| Rules::from_json(spec).map(PyRules::new))
             .map_err(py_err)
     }
 
@@ -46,16 +53,31 @@ impl PyRules {
         self.0.to_json()
     }
 
+    /// The canonical form of the rule fields (every object's keys sorted, compact JSON).
+    fn canonical_json(&self) -> String {
+        self.0.canonical_json()
+    }
+
+    /// SHA-256 of the canonical form, 64 hex digits: the rule set's identity.
+    #[getter]
+    fn digest(&self) -> &str {
+        &self.1
+    }
+
+    fn __hash__(&self) -> u64 {
+        u64::from_str_radix(&self.1[..16], 16).unwrap_or(0)
+    }
+
     /// Units `row` pays when won with `category` (a snake-case category name).
     fn row_value(&self, row: &str, category: &str) -> PyResult<u32> {
         let (row, cat) = row_category(row, category)?;
         Ok(self.0.row_value(row, cat))
     }
 
-    /// Recognised naturals, highest first, with their values.
+    /// Recognised naturals in ranking order (the most valuable first), with their values.
     fn naturals(&self) -> Vec<(&'static str, u32)> {
         self.0
-            .naturals
+            .ranked_naturals()
             .iter()
             .map(|n| (n.kind.name(), n.value))
             .collect()

@@ -6,7 +6,7 @@ use super::decision::extract_decisions;
 use super::results::PySolution;
 use super::rules::PyRules;
 use crate::errors::{py_err, OrPyErr};
-use crate::interrupt::{interruptible, interruptible_here};
+use crate::interrupt::{interruptible, interruptible_here, interruptible_or_cancelled};
 use chinese_poker::error::Error;
 use chinese_poker::eval::Wheel;
 use chinese_poker::hand::Hand;
@@ -14,8 +14,9 @@ use chinese_poker::rules::Rules;
 use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
 use chinese_poker::solve::train::{self, train_with_stop, CalibrationStep, Progress, TrainConfig};
 use chinese_poker::solve::{
-    self as core_solve, read_tables_file, tables_key as core_tables_key, with_scratch, Classes,
-    Model, Objective, OutcomeTables, Policy, RowValues, Solved, Split, TableEv,
+    self as core_solve, canonical_tables_key as core_canonical_tables_key, read_tables_file,
+    tables_key as core_tables_key, with_scratch, Classes, Model, Objective, OutcomeTables, Policy,
+    RowValues, Solved, Split, TableEv, TablesSource,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -47,7 +48,8 @@ pub struct PyTableEv(pub Arc<TableEv>);
 #[pymethods]
 impl PyTableEv {
     #[new]
-    #[pyo3(signature = (rules, players, front, middle, back, scoop_rate, model = None))]
+    #[pyo3(signature = (rules, players, front, middle, back, scoop_rate, model = None, source = "file"))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &Bound<'_, PyRules>,
         players: usize,
@@ -56,7 +58,9 @@ impl PyTableEv {
         back: PyReadonlyArray1<'_, f64>,
         scoop_rate: f64,
         model: Option<&str>,
+        source: &str,
     ) -> PyResult<Self> {
+        let source = tables_source(source)?;
         let r = &rules.get().0;
         let dist = [
             front.as_array().to_vec(),
@@ -73,12 +77,22 @@ impl PyTableEv {
             .with_model(model)
             .py()?;
         TableEv::new(r, players, tables)
-            .map(|t| PyTableEv(Arc::new(t)))
+            .map(|t| PyTableEv(Arc::new(t.with_source(source))))
             .map_err(py_err)
     }
     #[getter]
     fn players(&self) -> usize {
         self.0.players
+    }
+    /// Where the tables came from: "file", "installed", "shipped" or "fallback".
+    #[getter]
+    fn source(&self) -> &'static str {
+        self.0.id.source.name()
+    }
+    /// SHA-256 of the tables' content, 64 hex digits.
+    #[getter]
+    fn digest(&self) -> &str {
+        &self.0.id.digest
     }
     #[getter]
     fn wheel(&self) -> &'static str {
@@ -93,6 +107,15 @@ impl PyTableEv {
     fn model(&self) -> String {
         self.0.tables.model.to_data().to_string()
     }
+}
+
+fn tables_source(name: &str) -> PyResult<TablesSource> {
+    TablesSource::from_name(name).ok_or_else(|| {
+        crate::errors::InvalidArgumentError::new_err(format!(
+            "source: expected one of {}, got {name:?}",
+            TablesSource::ALL.map(TablesSource::name).join(", ")
+        ))
+    })
 }
 
 /// The table objective from a tables file read by the core (`solve/tables_file.rs`), for a rule
@@ -299,6 +322,11 @@ impl PyObjective {
             Objective::RowValues(_) => None,
         }
     }
+    /// The strategy tables this objective plays with (`TablesId`), `None` where it uses none.
+    #[getter]
+    fn tables(&self) -> Option<super::results::PyTablesId> {
+        self.0.tables().cloned().map(super::results::PyTablesId)
+    }
     fn __repr__(&self) -> String {
         format!("Objective('{}')", self.0.name())
     }
@@ -352,7 +380,8 @@ pub fn solve_seconds(
 /// Heavy objectives (Monte Carlo, best response) run without the GIL; Monte Carlo checks for
 /// Ctrl-C between blocks of samples.
 #[pyfunction]
-#[pyo3(signature = (hand, rules, players, objective, top_k = None, rules_name = "custom"))]
+#[pyo3(signature = (hand, rules, players, objective, top_k = None, rules_name = "custom", cancel = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,
@@ -361,6 +390,7 @@ pub fn solve(
     objective: &Bound<'_, PyObjective>,
     top_k: Option<&Bound<'_, PyAny>>,
     rules_name: &str,
+    cancel: Option<Py<PyAny>>,
 ) -> PyResult<PySolution> {
     let h = extract_hand(hand)?;
     let top_k = top_k_arg(top_k)?;
@@ -372,21 +402,17 @@ pub fn solve(
     let r = &rules.get().0;
     if let (Objective::TableEv(_), 2..) = (objective, top_k) {
         // the best play now, by the search `solve_batch` runs; the listing when first read
-        let solved = move |solution, name: &str| Solved {
-            solution,
-            players,
-            rules: name.to_string(),
-        };
         let best = core_solve::solve(&h, r, players, objective, 1).py()?;
-        let best = solved(best, rules_name);
+        let best = Solved::new(best, players, rules_name, &rules.get().1, objective);
         let (rules, objective, name) = (
             rules.clone().unbind(),
             objective.clone(),
             best.rules.clone(),
         );
         return Ok(PySolution::listed_later(best, move || {
-            let listed = core_solve::solve(&h, &rules.get().0, players, &objective, top_k).ok()?;
-            Some(solved(listed, &name))
+            let r = rules.get();
+            let listed = core_solve::solve(&h, &r.0, players, &objective, top_k).ok()?;
+            Some(Solved::new(listed, players, &name, &r.1, &objective))
         }));
     }
     let sol = match objective {
@@ -395,8 +421,8 @@ pub fn solve(
                 core_solve::solve_with_stop(&h, r, players, objective, top_k, stop)
             };
             match chinese_poker::parallel::on_caller(*threads) {
-                true => interruptible_here(py, work)?,
-                false => interruptible(py, work)?,
+                true => interruptible_here(py, cancel.as_ref(), work)?,
+                false => interruptible_or_cancelled(py, cancel.as_ref(), work)?,
             }
         }
         Objective::BestResponse(_) => {
@@ -405,11 +431,13 @@ pub fn solve(
         _ => core_solve::solve(&h, r, players, objective, top_k),
     }
     .py()?;
-    Ok(PySolution::new(Solved {
-        solution: sol,
+    Ok(PySolution::new(Solved::new(
+        sol,
         players,
-        rules: rules_name.to_string(),
-    }))
+        rules_name,
+        &rules.get().1,
+        objective,
+    )))
 }
 
 /// The opponents Monte Carlo sample `index` deals and sets for `hand`: a list of
@@ -704,4 +732,11 @@ fn progress_report<'py>(py: Python<'py>, done: &Progress) -> PyResult<Bound<'py,
 #[pyfunction]
 pub fn tables_key(rules: Option<&Bound<'_, PyRules>>, players: usize) -> String {
     core_tables_key(&rules_of(rules), players)
+}
+
+/// A key read from a tables file or index, as `tables_key` writes it now (older keys listed
+/// the naturals in the order of the rule set's data).
+#[pyfunction]
+pub fn canonical_tables_key(key: &str) -> String {
+    core_canonical_tables_key(key)
 }

@@ -78,6 +78,12 @@ PLAYERS = int_arg(
 )
 
 
+def add_players(p: argparse.ArgumentParser, help: str = "table size") -> None:
+    """The ``--players`` option, with the one default table size of every command."""
+    default = _core.DEFAULT_PLAYERS
+    p.add_argument("--players", type=PLAYERS, default=default, help=f"{help} (default {default})")
+
+
 def add_count(p: argparse.ArgumentParser, what: str, default: int) -> None:
     """The ``--rounds`` / ``--deals`` option: how many to play, 1 to the core's ``MAX_ROUNDS``."""
     p.add_argument(

@@ -174,15 +174,73 @@ def load_rules(text: str, argument: str = "--rules") -> RuleSet:
     return RuleSet.preset(text)
 
 
+BOT_FORM = "path/to/bot.py:function or module:function"
+
+
+def check_policy(argument: str, name: str) -> str:
+    """A policy argument as given: a built-in name, or a bot ``path.py:function`` /
+    ``module:function`` (checked, and loaded, by :func:`policy`)."""
+    if name in POLICY_NAMES or (":" in name and all(name.rpartition(":")[::2])):
+        return name
+    fail(
+        argument,
+        f"unknown policy {name!r}; expected one of {', '.join(POLICY_NAMES)} or a bot, {BOT_FORM}",
+    )
+
+
+def load_bot(argument: str, spec: str) -> Any:
+    """Your bot on the command line: the function ``hand -> decision`` that ``spec`` names,
+    ``path/to/bot.py:function`` (a Python file, loaded as a module named after it) or
+    ``module:function`` (importable, e.g. from the current directory or an installed
+    package). It plays as a Python callable does in :func:`chinese_poker.simulate`."""
+    import importlib
+    import importlib.util
+
+    where, _, attr = spec.rpartition(":")
+    try:
+        if where.endswith(".py") or os.sep in where or "/" in where:
+            path = Path(where)
+            if not path.is_file():
+                fail(argument, f"bot file {where!r} does not exist")
+            name = re.sub(r"\W", "_", path.stem) or "bot"
+            module_spec = importlib.util.spec_from_file_location(name, path)
+            if module_spec is None or module_spec.loader is None:
+                fail(argument, f"bot file {where!r} is not a Python file")
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules.setdefault(name, module)
+            module_spec.loader.exec_module(module)
+        else:
+            if os.getcwd() not in sys.path and "" not in sys.path:
+                sys.path.insert(0, os.getcwd())  # a module beside the command, as `python -m`
+            module = importlib.import_module(where)
+    except CliError:
+        raise
+    except Exception as e:  # the bot's own import failed: its error, one line
+        fail(argument, f"cannot load {where!r}: {type(e).__name__}: {e}")
+    found = getattr(module, attr, None)
+    if found is None:
+        fail(argument, f"{where!r} has no {attr!r}")
+    if not callable(found) or isinstance(found, type):
+        fail(argument, f"{spec!r} is not a function hand -> decision")
+    return found
+
+
 def policy(
-    name: str, samples: int | None, time_limit: float | None, tables: str | None = None
+    name: str,
+    samples: int | None,
+    time_limit: float | None,
+    tables: str | None = None,
+    argument: str = "--policy",
 ) -> Any:
     """The policy a CLI policy name stands for (``mc`` drawing at most ``samples`` deals per
     hand, for at most ``time_limit`` seconds; ``None``: the core's defaults); ``tables``: the
-    ``--tables`` file of the table objective (mc's opponents' too)."""
+    ``--tables`` file of the table objective (mc's opponents' too); any other name is a bot
+    (:func:`load_bot`), which ``argument`` names in errors."""
     from ..policies import Greedy, RandomLegal
     from ..solver import MonteCarlo, TableEV
 
+    if name not in POLICY_NAMES:
+        return load_bot(argument, check_policy(argument, name))
     if name == "table":
         return TableEV(tables)
     if name == "mc":
@@ -207,6 +265,22 @@ def check_tables(tables: str | None, rules: RuleSet, players: int, used: bool = 
 
     with blame("--tables"):
         load_tables(rules, players, tables)
+
+
+def made_by_line(rules: RuleSet, tables: Any) -> str:
+    """The line that says what made a result: the rule set (name and digest) and the strategy
+    tables played (their source and digest)."""
+    played = "no strategy tables" if tables is None else f"{tables.source} tables {tables.short}"
+    return f"made with rule set {rules.name!r} ({rules.digest[:12]}) and {played}"
+
+
+def tables_line(labels: Sequence[str], tables: Sequence[Any]) -> str:
+    """Which strategy tables each seat (or each side of a duel) played, as one line."""
+    played = [
+        f"{label} {'-' if t is None else f'{t.source} {t.short}'}"
+        for label, t in zip(labels, tables, strict=False)
+    ]
+    return "tables: " + ", ".join(played)
 
 
 def need_matplotlib(argument: str) -> None:

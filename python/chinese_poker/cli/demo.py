@@ -11,7 +11,7 @@ import argparse
 import secrets
 from typing import Any
 
-from ._options import PLAYERS, SEED, Shared, command
+from ._options import SEED, Shared, add_players, command
 from ._shared import PROG, bold, cards_text, check_tables, load_rules, out, out_json, seat
 
 
@@ -19,7 +19,7 @@ def register(sub: Any, shared: Shared) -> None:
     p = command(
         sub, __name__, __doc__, [shared.common, shared.as_json, shared.rules, shared.tables]
     )
-    p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
+    add_players(p)
     p.add_argument("--seed", type=SEED, default=None, help="default: a random seed, printed")
     p.set_defaults(run=run)
 

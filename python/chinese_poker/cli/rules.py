@@ -19,7 +19,7 @@ from .. import _core
 from ..about import docs_url
 from ..rules import RuleSet
 from ._options import Shared, command
-from ._shared import blame, bold, check_out_file, load_rules, out, out_json, table
+from ._shared import blame, bold, check_out_file, fail, load_rules, out, out_json, table
 
 # each action's help, as a command's docstring holds it (see `command`)
 ACTIONS = {
@@ -41,8 +41,13 @@ ACTIONS = {
     """,
     "new": """a rule set to edit, as TOML on standard output (or --out)
 
+    --set FIELD=VALUE changes one field on the way (repeat it for more): FIELD is the path
+    users see (bonus.middle.quads, scoop.amount, naturals.values.dragon, surrender), VALUE a
+    JSON value (12, true, null, "text"; bare words are text).
+
     Examples:
         chinese-poker rules new --from pokerclub_south --name 'our club' > house.toml
+        chinese-poker rules new --from maceplay --set bonus.middle.quads=12 > house.toml
     """,
 }
 
@@ -61,7 +66,36 @@ def register(sub: Any, shared: Shared) -> None:
     q.add_argument("--from", dest="base", default=_core.DEFAULT_PRESET, help="preset or file")
     q.add_argument("--name", default="house", help="the new rule set's name (default house)")
     q.add_argument("--out", default=None, help="write this .toml file instead")
+    q.add_argument(
+        "--set",
+        dest="changes",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="change one field (bonus.middle.quads=12); repeat for more",
+    )
     p.set_defaults(run=run)
+
+
+def _changed(data: dict[str, Any], change: str) -> None:
+    """Applies one ``--set FIELD=VALUE`` to a rule set's data (the core checks the result)."""
+    path, sep, text = change.partition("=")
+    keys = path.strip().split(".")
+    if not sep or not all(keys):
+        fail("--set", f"expected FIELD=VALUE (bonus.middle.quads=12), got {change!r}")
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = text  # a bare word: text (wheel=second)
+    node = data
+    for key in keys[:-1]:
+        child = node.get(key)
+        if child is None:
+            child = node[key] = {}
+        if not isinstance(child, dict):
+            fail("--set", f"{path!r}: {key!r} is not a table of fields")
+        node = child
+    node[keys[-1]] = value
 
 
 def _flat(data: Any, prefix: str = "") -> dict[str, Any]:
@@ -120,6 +154,12 @@ def run(args: argparse.Namespace) -> None:
     base = load_rules(args.base, "--from")
     with blame("--name"):
         house = base.replace(name=args.name)
+    if args.changes:
+        data = house.to_dict()
+        for change in args.changes:
+            _changed(data, change)
+        with blame("--set"):
+            house = RuleSet.from_dict(data)
     text = (
         f"# {args.name}: a rule set based on {base.name}. Change what your house does\n"
         f"# differently; every field, its default and bounds: {docs_url('rules/')}\n"

@@ -24,11 +24,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..exceptions import ChinesePokerError, OutputError
-from ._options import PLAYERS, Shared, add_count, command, progress
+from ._options import Shared, add_count, add_players, command, progress
 from ._shared import (
     POLICY_NAMES,
     TABLE_POLICIES,
     check_plot_file,
+    check_policy,
     check_tables,
     fail,
     load_rules,
@@ -36,6 +37,7 @@ from ._shared import (
     out_json,
     policy,
     table,
+    tables_line,
 )
 
 
@@ -43,11 +45,13 @@ def register(sub: Any, shared: Shared) -> None:
     parents = [shared.common, shared.as_json, shared.rules, shared.run, shared.mc, shared.tables]
     p = command(sub, __name__, __doc__, parents)
     add_count(p, "rounds", 1000)
-    p.add_argument("--players", type=PLAYERS, default=4, help="default 4")
+    add_players(p)
     p.add_argument(
         "--policy",
         default="table",
-        help="one policy for every seat, or one per seat separated by commas (default table)",
+        help=f"one policy for every seat, or one per seat separated by commas: "
+        f"{', '.join(POLICY_NAMES)}, or a bot, path/to/bot.py:function or module:function "
+        "(default table)",
     )
     p.add_argument(
         "--out",
@@ -74,10 +78,7 @@ def register(sub: Any, shared: Shared) -> None:
 
 def _names(args: argparse.Namespace) -> list[str]:
     """The CLI name of each seat's policy."""
-    names = [n.strip() for n in args.policy.split(",")]
-    for n in names:
-        if n not in POLICY_NAMES:
-            fail("--policy", f"unknown policy {n!r}; expected {', '.join(POLICY_NAMES)}")
+    names = [check_policy("--policy", n.strip()) for n in args.policy.split(",")]
     if len(names) == 1:
         names *= args.players
     if len(names) != args.players:
@@ -135,7 +136,11 @@ def run(args: argparse.Namespace) -> None:
     for rs, path, tables in ((rules, args.out, args.tables), (other, None, None)):
         if rs is None:
             continue
-        policies = [policy(n, args.samples, args.time_limit, tables) for n in names]
+        made: dict[str, Any] = {}  # a bot named for several seats is loaded once
+        for name in names:
+            if name not in made:
+                made[name] = policy(name, args.samples, args.time_limit, tables)
+        policies = [made[name] for name in names]
         try:
             # --out is checked by simulate before it plays a round
             run = simulate(
@@ -171,8 +176,13 @@ def run(args: argparse.Namespace) -> None:
             raise KeyboardInterrupt  # exit 130, after what was done is shown
         return
     for n, run in enumerate(runs):
-        out(("\n" if n else "") + f"Rule set {run.rules}, {run.players} players, seed {run.seed}")
+        digest = run.provenance.rules.digest[:12]
+        out(
+            ("\n" if n else "")
+            + f"Rule set {run.rules} ({digest}), {run.players} players, seed {run.seed}"
+        )
         out(_summary_rows(run, names))
+        out(tables_line([f"P{seat}" for seat in range(run.players)], run.provenance.tables))
         rate = run.rounds / run.seconds if run.seconds > 0 else math.inf
         note = f" (interrupted: {run.rounds:,} of {run.requested:,})" if run.interrupted else ""
         out(f"{run.rounds:,} rounds in {run.seconds:.1f} s, {rate:,.0f} rounds/s{note}")

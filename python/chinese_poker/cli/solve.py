@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import _core
 from ..exceptions import ChinesePokerError
-from ._options import PLAYERS, SEED, THREADS, Shared, command, int_arg
+from ._options import SEED, THREADS, Shared, add_players, command, int_arg
 from ._shared import (
     OBJECTIVE_NAMES,
     blame,
@@ -34,6 +34,7 @@ from ._shared import (
     check_tables,
     fail,
     load_rules,
+    made_by_line,
     out,
     out_json,
 )
@@ -44,7 +45,7 @@ def register(sub: Any, shared: Shared) -> None:
     p = command(sub, __name__, __doc__, parents)
     p.add_argument("hands", nargs="*", metavar="HAND", help="13 cards ('-': standard input)")
     p.add_argument("--file", help="a file of hands, one per line ('-': standard input)")
-    p.add_argument("--players", type=PLAYERS, default=4, help="table size (default 4)")
+    add_players(p)
     p.add_argument("--objective", choices=OBJECTIVE_NAMES, default="table")
     p.add_argument("--seed", type=SEED, default=0, help="mc: seed (default 0)")
     p.add_argument(
@@ -164,3 +165,4 @@ def run(args: argparse.Namespace) -> None:
         if len(solutions) > 1:
             out(("\n" if n else "") + bold(f"{labels[n]}: ") + cards_text(row))
         out(sol.explain().rstrip("\n"))
+    out(made_by_line(solver.rules, solver.tables))

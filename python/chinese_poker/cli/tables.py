@@ -4,7 +4,10 @@ them, list those installed
 Tables are found for a rule set and table size, in order: a --tables FILE given to the command;
 the user tables directory ($CHINESE_POKER_TABLES, else the platform's user data directory), where
 --install puts them; the shipped tables; and only then, with a warning, the plain tables of the
-rule set's wheel.
+rule set's wheel. Every result names the tables it played: their source (file, installed,
+shipped or fallback) and the digest of their content. Installing tables that would replace a
+shipped preset's (a rule set copied from a preset and not yet edited scores as the preset does)
+needs --replace-shipped.
 
 Examples:
     chinese-poker tables train --rules house.toml --players 4 --install
@@ -45,7 +48,8 @@ Examples:
     chinese-poker tables install house-4p.npz
 """
 
-_LIST = """the tables installed in the user tables directory: rule set, table size, file
+_LIST = """the tables installed in the user tables directory: rule set, table size, file, and
+the shipped tables each replaces
 
 Examples:
     chinese-poker tables list
@@ -80,6 +84,7 @@ def register(sub: Any, shared: Shared) -> None:
         action="store_true",
         help="install the tables in the user tables directory (see chinese-poker tables --help)",
     )
+    add_replace_shipped(q)
     q.add_argument("--all", action="store_true", help="every preset at 2-4 players, with an index")
     q.add_argument(
         "--resume",
@@ -89,9 +94,19 @@ def register(sub: Any, shared: Shared) -> None:
     q.set_defaults(run=run)
     q = command(tables_sub, "install", _INSTALL, [shared.common, shared.as_json])
     q.add_argument("file", metavar="FILE", help="a tables file (.npz)")
+    add_replace_shipped(q)
     q.set_defaults(run=run_install)
     q = command(tables_sub, "list", _LIST, [shared.common, shared.as_json])
     q.set_defaults(run=run_list)
+
+
+def add_replace_shipped(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--replace-shipped",
+        action="store_true",
+        help="install tables whose rule set scores as a shipped preset does, replacing that "
+        "preset's shipped tables for every solve (refused without it)",
+    )
 
 
 def run(args: argparse.Namespace) -> None:
@@ -124,10 +139,12 @@ def run(args: argparse.Namespace) -> None:
         return
     if args.resume:
         fail("--resume", "applies with --all only")
+    if args.replace_shipped and not args.install:
+        fail("--replace-shipped", "applies with --install only")
     rules_text = args.rules or _core.DEFAULT_PRESET
     rules = load_rules(rules_text)
     stem = Path(rules_text).stem if Path(rules_text).suffix else rules_text
-    players = args.players or 4
+    players = args.players or _core.DEFAULT_PLAYERS
     # before training, which takes minutes: a bad --out fails now, not at the end (a user
     # tables directory that cannot be written fails in train_tables, before training too)
     target = None
@@ -144,9 +161,18 @@ def run(args: argparse.Namespace) -> None:
     with warnings.catch_warnings():
         # reported below, in the summary line
         warnings.simplefilter("ignore", RuntimeWarning)
-        res = train_tables(
-            rules, players, args.seed, deals, target, args.threads, progress, install=args.install
-        )
+        with blame("--install", strip='argument "replace_shipped": '):
+            res = train_tables(
+                rules,
+                players,
+                args.seed,
+                deals,
+                target,
+                args.threads,
+                progress,
+                install=args.install,
+                replace_shipped=args.replace_shipped,
+            )
     meta = res["meta"]
     if args.json:
         out_json({k: v for k, v in meta.items() if isinstance(v, str | int | float | bool)})
@@ -169,7 +195,7 @@ def run_install(args: argparse.Namespace) -> None:
 
     with blame("FILE"):
         meta = read_tables(args.file)["meta"]
-        installed = install_tables(args.file)
+        installed = install_tables(args.file, replace_shipped=args.replace_shipped)
     if args.json:
         out_json({"installed": str(installed), "key": meta["key"]})
         return
@@ -194,7 +220,8 @@ def run_list(args: argparse.Namespace) -> None:
             e["file"],
             "yes" if e.get("converged") else "no",
             str(e.get("players")),
+            ", ".join(e["shadows"]) or "-",
         ]
         for e in entries
     ]
-    out(table(["rule set", "file", "converged", "players"], rows, right=3))
+    out(table(["rule set", "file", "converged", "players", "replaces shipped"], rows, right=3))

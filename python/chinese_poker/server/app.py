@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -64,39 +64,68 @@ class Service:
         if length.isdigit() and int(length) > limit:
             raise too_large
         chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise too_large
-            chunks.append(chunk)
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise too_large
+                chunks.append(chunk)
+        except ClientDisconnect:  # the client hung up mid-body: nobody to answer, no bug
+            raise ApiError("client_closed", "the client closed the connection") from None
         try:
             return json.loads(b"".join(chunks))
         except (ValueError, RecursionError) as e:
             raise ApiError("bad_json", f"the request body is not JSON: {e}") from None
 
     async def run(
-        self, work: Callable[[], bytes], seconds: float, release: threading.Semaphore | None = None
+        self,
+        work: Callable[[threading.Event], bytes],
+        seconds: float,
+        release: threading.Semaphore | None = None,
+        request: Request | None = None,
     ) -> bytes:
-        """``work`` on the pool, answered within ``seconds`` (504 after; work still waiting
-        in the queue by then is skipped, work started finishes in its thread and only then
-        frees its ``release`` slot)."""
+        """``work(cancel)`` on the pool, answered within ``seconds`` (504 after). Work still
+        waiting in the queue by then is skipped; work started is cancelled (``cancel`` set: a
+        Monte Carlo solve stops within about 20 ms) when the deadline passes or the client of
+        ``request`` leaves, and only then frees its ``release`` slot."""
         deadline = time.monotonic() + seconds
+        cancel = threading.Event()
 
         def job() -> bytes:
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline or cancel.is_set():
                 raise TimeoutError
-            return work()
+            return work(cancel)
 
         future: Future[bytes] = self.pool.submit(job)
         if release is not None:
             future.add_done_callback(lambda _: release.release())
+        waiting = asyncio.wrap_future(future)
         try:
-            # at the deadline the wrapped future is cancelled: work not started is dropped
-            return await asyncio.wait_for(asyncio.wrap_future(future), seconds)
-        except TimeoutError:
-            raise ApiError(
-                "timeout", f"the request took longer than its time limit of {seconds:g} s"
-            ) from None
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ApiError(
+                        "timeout", f"the request took longer than its time limit of {seconds:g} s"
+                    )
+                done, _ = await asyncio.wait({waiting}, timeout=min(left, _CLIENT_POLL))
+                if done:
+                    return waiting.result()
+                if request is not None and await request.is_disconnected():
+                    raise ApiError("client_closed", "the client closed the connection")
+        finally:
+            if not waiting.done():
+                cancel.set()
+                if not future.cancel():  # started: it stops at its next check, then frees
+                    await asyncio.wait({waiting}, timeout=_STOP_GRACE)  # its slot
+            if waiting.done() and not waiting.cancelled():
+                waiting.exception()  # seen: a cancelled job's error is no news
+
+
+#: How often a request waiting for its work looks whether its client left (seconds).
+_CLIENT_POLL = 0.25
+#: How long an answer waits for cancelled work to stop (a Monte Carlo solve stops within about
+#: 20 ms), so that its slot is free when the answer leaves.
+_STOP_GRACE = 1.0
 
 
 def create_app(
@@ -133,7 +162,6 @@ def create_app(
         data = await service.body(request)
         read = SOLVE.read(data)
         mc = ops.monte_carlo(read)
-        seconds = ops.time_limit(read, lim)
         slot = None
         if mc is not None:
             if not service.mc_slots.acquire(blocking=False):
@@ -142,7 +170,9 @@ def create_app(
                     f"all {lim.mc_slots} Monte Carlo slots are busy; retry later",
                 )
             slot = service.mc_slots
-        body = await service.run(lambda: _dumps(ops.solve(data, lim)), seconds, slot)
+        body = await service.run(
+            lambda cancel: _dumps(ops.solve(data, lim, cancel)), lim.timeout, slot, request
+        )
         hands = len(read["hands"])
         service.metrics.hands.labels(TABLE if mc is None else MONTE_CARLO).inc(hands)
         return Response(body, media_type="application/json")
@@ -150,7 +180,7 @@ def create_app(
     def posted(op: Callable[[object, Limits], JSON]) -> Handler:
         async def handler(request: Request) -> Response:
             data = await service.body(request)
-            body = await service.run(lambda: _dumps(op(data, lim)), lim.timeout)
+            body = await service.run(lambda _: _dumps(op(data, lim)), lim.timeout)
             return Response(body, media_type="application/json")
 
         return handler
@@ -175,7 +205,7 @@ def create_app(
 
     async def index(request: Request) -> Response:
         query = dict(request.query_params)
-        text = await service.run(lambda: page.solve_page(query).encode(), lim.timeout)
+        text = await service.run(lambda _: page.solve_page(query).encode(), lim.timeout)
         return HTMLResponse(text)
 
     async def not_found(request: Request, exc: Exception) -> Response:

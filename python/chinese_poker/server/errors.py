@@ -19,6 +19,7 @@ CODES: dict[str, int] = {
     "too_large": 413,
     "invalid_input": 422,
     "busy": 429,
+    "client_closed": 499,
     "internal": 500,
     "timeout": 504,
 }

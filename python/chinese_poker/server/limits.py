@@ -64,8 +64,8 @@ LIMITS: tuple[Limit, ...] = (
         30.0,
         0.01,
         3600.0,
-        "seconds a request may take (a Monte Carlo request's time_limit may only lower it); "
-        "later: 504",
+        "seconds a request may take; later: 504, and its work is cancelled (a Monte Carlo "
+        "request's time_limit x hands must fit in it)",
     ),
 )
 

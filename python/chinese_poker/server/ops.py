@@ -17,7 +17,7 @@ from .. import _core
 from ..exceptions import ChinesePokerError
 from ..rules import PRESETS, RuleSet
 from ..scoring import DecisionLike, Declare, Setting, Surrender, find_naturals, settle
-from ..solver import Decision, MonteCarlo, Solver, TableEV, parse_hands
+from ..solver import Decision, MonteCarlo, Solver, TableEV, _Cancel, parse_hands
 from .errors import ApiError, from_library, invalid
 from .limits import Limits
 from .schema import (
@@ -50,11 +50,16 @@ def blame(base: str | None, model: Model | None = None, where: str | None = None
 
 
 def _rules_key(value: object) -> str:
-    """A preset name as it is; an inline rule set as its JSON (the cache key of its solver)."""
+    """A preset name as it is; an inline rule set as its JSON with sorted keys (the cache key of
+    its parse: key order carries no meaning in a rule set, and the text tells ``1`` from
+    ``1.0`` and ``true``, which the core then refuses where they do not belong)."""
     if isinstance(value, str):
         return value
     if isinstance(value, dict):
-        return json.dumps(value, sort_keys=True)
+        try:
+            return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError):  # keys of mixed types cannot come from JSON
+            raise invalid("rules", "expected a rule set object with text keys") from None
     raise invalid("rules", f"expected a preset name or a rule set object, got {json_type(value)}")
 
 
@@ -70,24 +75,45 @@ def rule_set(value: object) -> RuleSet:
     return _rule_set(_rules_key(value))
 
 
-def _solver(rules: str, players: object, samples: object, seed: object) -> Solver:
-    """The solver of a request, cached; values JSON gives that cannot be a key (a list where
-    a number goes) are handed to the library uncached, which refuses them."""
+def _strict(value: object) -> tuple[str, object]:
+    """A cache key part that tells ``1000`` from ``1000.0`` and ``True`` (equal in Python,
+    different requests): a value of the wrong type is never served a solver built for another."""
+    return (type(value).__name__, value)
+
+
+def _solver(rules: RuleSet, players: object, mc: JSON | None) -> Solver:
+    """The solver of a request, cached by the rule set's identity (its digest and name) and
+    the other fields' exact values and types; values JSON gives that cannot be a key (a list
+    where a number goes) are handed to the library uncached, which refuses them."""
+    options = None if mc is None else tuple(mc[k] for k in _MC_KEYS)
+    key = (rules, _strict(players), tuple(_strict(v) for v in options or ()))
     try:
-        hash((players, samples, seed))
+        hash(key)
     except TypeError:
-        return _new_solver.__wrapped__(rules, players, samples, seed)
-    return _new_solver(rules, players, samples, seed)
+        return _new_solver.__wrapped__(key, rules, players, options)
+    return _new_solver(key, rules, players, options)
+
+
+_MC_KEYS = ("samples", "seed", "time_limit")
 
 
 @functools.lru_cache(maxsize=_SOLVER_CACHE)
-def _new_solver(rules: str, players: object, samples: object, seed: object) -> Solver:
+def _new_solver(
+    key: object, rules: RuleSet, players: object, options: tuple[object, ...] | None
+) -> Solver:
+    # `key` tells apart what the others would mix up (1000 and 1000.0 and True compare equal)
     objective: TableEV | MonteCarlo = TableEV()
-    if samples is not None:
+    if options is not None:
+        samples, seed, time_limit = options
         with blame(f"objective.{MONTE_CARLO}", MONTE_CARLO_OPTIONS, f"objective.{MONTE_CARLO}"):
-            objective = MonteCarlo(samples=samples, seed=seed, threads=1)  # type: ignore[arg-type]
+            objective = MonteCarlo(
+                samples=samples,  # type: ignore[arg-type]
+                seed=seed,  # type: ignore[arg-type]
+                threads=1,
+                time_limit=time_limit,  # type: ignore[arg-type]
+            )
     with blame("rules", SOLVE):
-        return Solver(_rule_set(rules), players, objective)  # type: ignore[arg-type]
+        return Solver(rules, players, objective)  # type: ignore[arg-type]
 
 
 def monte_carlo(request: JSON) -> JSON | None:
@@ -102,18 +128,51 @@ def monte_carlo(request: JSON) -> JSON | None:
     return MONTE_CARLO_OPTIONS.read(objective[MONTE_CARLO], f"objective.{MONTE_CARLO}")
 
 
-def time_limit(request: JSON, limits: Limits) -> float:
-    """Seconds a solve request may take: the server's limit, or less if the request asks."""
-    mc = monte_carlo(request)
-    asked = None if mc is None else mc["time_limit"]
+def _whole(value: object, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise invalid(field, f"expected a whole number, got {json_type(value)} {value!r}")
+    return value
+
+
+def _check_monte_carlo(mc: JSON, hands: int, limits: Limits) -> None:
+    """A Monte Carlo request's cost, bounded before any work: samples x hands within the
+    server's ``max_samples`` and, with a ``time_limit`` (seconds of sampling per hand, as in
+    the library), time_limit x hands within its ``timeout``."""
+    where = f"objective.{MONTE_CARLO}"
+    samples = _whole(mc["samples"], f"{where}.samples")
+    _whole(mc["seed"], f"{where}.seed")
+    if samples * hands > limits.max_samples:
+        raise invalid(
+            f"{where}.samples",
+            f"{samples} samples for each of {hands} hands is more than this server's "
+            f"limit of {limits.max_samples} samples per request",
+        )
+    asked = mc["time_limit"]
     if asked is None:
-        return limits.timeout
+        return
     if isinstance(asked, bool) or not isinstance(asked, int | float) or not asked > 0:
-        raise invalid(f"objective.{MONTE_CARLO}.time_limit", f"expected seconds > 0, got {asked!r}")
-    return min(float(asked), limits.timeout)
+        raise invalid(f"{where}.time_limit", f"expected seconds > 0, got {asked!r}")
+    if asked * hands > limits.timeout:
+        raise invalid(
+            f"{where}.time_limit",
+            f"{asked:g} s of sampling for each of {hands} hands is more than this server's "
+            f"request timeout of {limits.timeout:g} s",
+        )
 
 
-def solve(data: object, limits: Limits) -> JSON:
+def made_by(rules: RuleSet, solver: Solver | None = None) -> JSON:
+    """What made an answer: the rule set's digest and, for a solve, the strategy tables played
+    (``source`` "fallback": none were trained for the rule set)."""
+    out: JSON = {"rules_digest": rules.digest}
+    if solver is not None:
+        tables = solver.tables
+        out["tables"] = None if tables is None else tables.to_dict()
+    return out
+
+
+def solve(data: object, limits: Limits, cancel: _Cancel | None = None) -> JSON:
+    """A solve request's answer; with ``cancel`` (an event), a Monte Carlo solve stops when it
+    is set (the request's deadline passed or its client left)."""
     request = SOLVE.read(data)
     hands = request["hands"]
     if not isinstance(hands, list) or not 1 <= len(hands) <= limits.max_hands:
@@ -123,24 +182,22 @@ def solve(data: object, limits: Limits) -> JSON:
         if not isinstance(hand, str):
             raise invalid(f"hands[{i}]", f"expected 13 cards as text, got {json_type(hand)}")
     mc = monte_carlo(request)
-    samples = seed = None
     if mc is not None:
-        samples, seed = mc["samples"], mc["seed"]
-        if isinstance(samples, int) and samples * len(hands) > limits.max_samples:
-            raise invalid(
-                f"objective.{MONTE_CARLO}.samples",
-                f"{samples} samples for each of {len(hands)} hands is more than this server's "
-                f"limit of {limits.max_samples} samples per request",
-            )
-    solver = _solver(_rules_key(request["rules"]), request["players"], samples, seed)
+        _check_monte_carlo(mc, len(hands), limits)
+    solver = _solver(rule_set(request["rules"]), request["players"], mc)
     detail = request["detail"]
-    if detail == DETAIL_FULL:
-        top_k = request["top_k"]
+    if detail == DETAIL_FULL or (detail == DETAIL_DECISION and mc is not None):
+        top_k = 1 if detail == DETAIL_DECISION else request["top_k"]
         out = []
         for i, hand in enumerate(hands):
             with blame(f"hands[{i}]", SOLVE):
-                out.append({"hand": hand, **solver.solve(hand, top_k).to_dict()})
-        return {"solutions": out}
+                solution = solver.solve(hand, top_k, cancel=cancel)
+            if detail == DETAIL_FULL:
+                out.append({"hand": hand, **solution.to_dict()})
+            else:
+                out.append({"hand": hand, **_decision_data(solution.as_decision())})
+                out[-1]["value"] = solution.value
+        return {**made_by(solver.rules, solver), "solutions": out}
     if detail != DETAIL_DECISION:
         expected = f"expected {DETAIL_FULL!r} or {DETAIL_DECISION!r}"
         raise invalid("detail", f"{expected}, got {detail!r}")
@@ -150,11 +207,17 @@ def solve(data: object, limits: Limits) -> JSON:
         batch = solver.solve_batch(codes)  # on every core, as solve_batch does
     values = batch.values.tolist()
     return {
+        **made_by(solver.rules, solver),
         "solutions": [
-            {"hand": hand, **batch.decision(i).to_dict(), "value": values[i]}
+            {"hand": hand, **_decision_data(batch.decision(i)), "value": values[i]}
             for i, hand in enumerate(hands)
-        ]
+        ],
     }
+
+
+def _decision_data(decision: Setting | Declare | Surrender) -> JSON:
+    data: JSON = decision.to_dict()
+    return data
 
 
 def _decision(value: object, i: int) -> DecisionLike:
@@ -191,7 +254,12 @@ def settle_round(data: object, limits: Limits) -> JSON:
     seats = [_decision(d, i) for i, d in enumerate(decisions)]
     with blame("decisions", SETTLE):
         result = settle(seats, rules, bankrolls=request["bankrolls"], dealer=request["dealer"])
-    return {"rules": rules.name, **result.to_dict(), "explanation": result.explain()}
+    return {
+        "rules": rules.name,
+        **made_by(rules),
+        **result.to_dict(),
+        "explanation": result.explain(),
+    }
 
 
 def naturals(data: object, limits: Limits) -> JSON:
@@ -205,6 +273,7 @@ def naturals(data: object, limits: Limits) -> JSON:
     return {
         "hand": hand,
         "rules": rules.name,
+        **made_by(rules),
         "naturals": [
             {
                 "natural": m.natural,

@@ -192,7 +192,9 @@ MONTE_CARLO_OPTIONS = Model(
         Field(
             "time_limit",
             {"type": "number", "exclusiveMinimum": 0},
-            "seconds the request may take (at most the server's --timeout)",
+            "seconds of sampling per hand, as MonteCarlo(time_limit=...) in the library: each "
+            "hand is answered with the best play found by then (time_limit x hands at most the "
+            "server's --timeout)",
         ),
     ),
 )
@@ -295,6 +297,18 @@ def _obj(props: JSON, description: str = "") -> JSON:
 
 
 ALTERNATIVE = _obj({"codes": _INTS, "raw_ranks": _INTS, "value": _NUM, "stderr": _NUM})
+_DIGEST = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+RULES_DIGEST = {
+    **_DIGEST,
+    "description": "the rule set's identity: SHA-256 of its canonical form (RuleSet.digest)",
+}
+TABLES_ID = _obj(
+    {"source": {"enum": list(_core.TABLES_SOURCES)}, "digest": _DIGEST},
+    "the strategy tables played (TablesId): where they came from ('fallback': none were "
+    "trained for the rule set, the plain tables of its wheel stood in) and the SHA-256 of "
+    "their content",
+)
+TABLES = {"oneOf": [_ref("TablesId"), {"type": "null"}]}
 SOLUTION = _obj(
     {
         "hand": {**_STR, "description": "the hand as given"},
@@ -314,6 +328,8 @@ SOLUTION = _obj(
         "objective": _STR,
         "players": _INT,
         "rules": _STR,
+        "rules_digest": RULES_DIGEST,
+        "tables": TABLES,
     },
     "Solution.to_dict() and the hand",
 )
@@ -331,15 +347,18 @@ DECIDED["properties"].update(
 )
 SOLVE_RESPONSE = _obj(
     {
+        "rules_digest": RULES_DIGEST,
+        "tables": TABLES,
         "solutions": {
             "type": "array",
             "items": {"oneOf": [_ref("Solution"), _ref("Decided")]},
-        }
+        },
     }
 )
 SETTLEMENT = _obj(
     {
         "rules": _STR,
+        "rules_digest": RULES_DIGEST,
         "dealer": _INT,
         "totals": _INTS,
         "players": {"type": "array", "items": {"type": "object"}},
@@ -355,6 +374,7 @@ NATURALS_RESPONSE = _obj(
     {
         "hand": _STR,
         "rules": _STR,
+        "rules_digest": RULES_DIGEST,
         "naturals": {
             "type": "array",
             "items": _obj(
@@ -480,6 +500,7 @@ def openapi(version: str) -> JSON:
                 "RuleSet": rule_set_schema(),
                 **{m.name: m.schema() for m in (MONTE_CARLO_OPTIONS, SOLVE, SETTLE, NATURALS)},
                 "Alternative": ALTERNATIVE,
+                "TablesId": TABLES_ID,
                 "Solution": SOLUTION,
                 "Decided": DECIDED,
                 "SolveResponse": SOLVE_RESPONSE,

@@ -6,6 +6,7 @@ answered on one line, flushed, as soon as it is read. A bad line is answered wit
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import IO, Any
 
 from . import ops
@@ -31,7 +32,7 @@ def answer(line: bytes, limits: Limits) -> JSON:
             raise invalid(None, f"expected a JSON object, got {json_type(data)}")
         ident = data.pop(ID, None)
         op = data.pop(OP, None)
-        if op not in ops.OPS:
+        if not isinstance(op, str) or op not in ops.OPS:
             raise invalid(OP, f"expected one of {', '.join(ops.OPS)}, got {op!r}")
         result = ops.run(op, data, limits)
     except ApiError as e:
@@ -39,9 +40,25 @@ def answer(line: bytes, limits: Limits) -> JSON:
     return {ID: ident, **result} if ident is not None else result
 
 
+def lines(stdin: IO[bytes], limit: int) -> Iterator[bytes]:
+    """The lines of ``stdin``, each read at most ``limit + 1`` bytes at a time: a longer line is
+    given as its first ``limit + 1`` bytes (which ``answer`` refuses as too large) and the rest
+    of it is read and dropped in pieces, so no line costs more memory than the limit."""
+    while True:
+        line = stdin.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while True:  # skip to the end of this line
+                rest = stdin.readline(limit + 1)
+                if not rest or rest.endswith(b"\n"):
+                    break
+        yield line
+
+
 def serve(stdin: IO[bytes], stdout: IO[str], limits: Limits) -> None:
     """Answers ``stdin`` line by line until it closes."""
-    for raw in iter(stdin.readline, b""):
+    for raw in lines(stdin, limits.max_body):
         line = raw.strip()
         if not line:
             continue

@@ -131,11 +131,30 @@ pub struct NaturalRule {
     pub value: u32,
 }
 
+impl NaturalRule {
+    /// The natural's place in the ranking (docs/rules.md, "Naturals"): the more valuable
+    /// first, and among equal values the one earlier in [`NaturalKind::ALL`]. The ranking is
+    /// the core's, never the order a rule set's data happens to list its naturals in, so that a
+    /// rule set means the same whatever the order of its JSON or TOML keys.
+    pub fn ranking(&self) -> (std::cmp::Reverse<u32>, NaturalKind) {
+        (std::cmp::Reverse(self.value), self.kind)
+    }
+}
+
+/// Puts naturals in their ranking order ([`NaturalRule::ranking`]).
+pub fn rank_naturals(naturals: &mut [NaturalRule]) {
+    naturals.sort_by_key(NaturalRule::ranking);
+}
+
 /// A compiled rule set. Build one from data ([`Rules::from_json`], [`Rules::from_data`]), from a
 /// preset ([`Rules::preset`]) or with struct syntax from [`Rules::default`] (one unit a row, no
 /// bonuses); a rule set built with struct syntax must pass [`Rules::validate`] before it is
 /// given to `settle` or `solve`, which do not check it again.
-#[derive(Clone, PartialEq, Debug)]
+///
+/// Two rule sets are equal when they score and solve alike: `==` compares the naturals as a
+/// set (their ranking is the core's, [`NaturalRule::ranking`]), so it agrees with
+/// [`Rules::canonical_json`] and [`Rules::digest`].
+#[derive(Clone, Debug)]
 pub struct Rules {
     pub wheel: Wheel,
     /// `bonus[row][category]`: with `Replace`, the row's whole value when it wins with that
@@ -151,7 +170,9 @@ pub struct Rules {
     pub scoop: Scoop,
     pub sweep: Sweep,
     pub foul: FoulPolicy,
-    /// Recognised naturals, highest first; a hand declares the most valuable it holds.
+    /// Recognised naturals. Their order carries no meaning: a hand declares the one it holds
+    /// that ranks first ([`NaturalRule::ranking`]: the most valuable, ties broken by the core's
+    /// order of naturals). Rule sets read from data and presets keep them in ranking order.
     pub naturals: Vec<NaturalRule>,
     pub declaration: Declaration,
     /// The rows must display a declared natural (three flushes laid out as three flushes).
@@ -176,6 +197,55 @@ pub fn standard_bonus_table() -> [[u32; 9]; 3] {
     t[Row::Back as usize][Category::Quads as usize] = 4;
     t[Row::Back as usize][Category::StraightFlush as usize] = 5;
     t
+}
+
+impl Rules {
+    /// The naturals in ranking order ([`NaturalRule::ranking`]).
+    pub fn ranked_naturals(&self) -> Vec<NaturalRule> {
+        let mut ranked = self.naturals.clone();
+        rank_naturals(&mut ranked);
+        ranked
+    }
+}
+
+impl PartialEq for Rules {
+    fn eq(&self, other: &Rules) -> bool {
+        // Destructured so that a new field cannot be left out of the comparison.
+        let Rules {
+            wheel,
+            bonus,
+            bonus_mode,
+            double_bonus,
+            majority_point,
+            overall_point,
+            scoop,
+            sweep,
+            foul,
+            naturals: _,
+            declaration,
+            natural_must_show,
+            surrender,
+            suit_order,
+            bankroll_cap,
+            timeout,
+        } = self;
+        *wheel == other.wheel
+            && *bonus == other.bonus
+            && *bonus_mode == other.bonus_mode
+            && *double_bonus == other.double_bonus
+            && *majority_point == other.majority_point
+            && *overall_point == other.overall_point
+            && *scoop == other.scoop
+            && *sweep == other.sweep
+            && *foul == other.foul
+            && self.ranked_naturals() == other.ranked_naturals()
+            && *declaration == other.declaration
+            && *natural_must_show == other.natural_must_show
+            && *surrender == other.surrender
+            && *suit_order == other.suit_order
+            && *bankroll_cap == other.bankroll_cap
+            && *timeout == other.timeout
+    }
 }
 
 impl Default for Rules {

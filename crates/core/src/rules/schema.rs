@@ -356,7 +356,7 @@ impl Rules {
             }
         }
         let values: Map<String, Value> = self
-            .naturals
+            .ranked_naturals()
             .iter()
             .map(|n| (n.kind.name().to_string(), n.value.into()))
             .collect();
@@ -394,6 +394,20 @@ impl Rules {
     /// [`Rules::to_data`] as JSON text.
     pub fn to_json(&self) -> String {
         self.to_data().to_string()
+    }
+
+    /// The canonical form of the rule fields: [`Rules::to_data`] with every object's keys in
+    /// sorted order, as compact JSON text. Equal rule sets (`==`) have the same canonical form
+    /// whatever the order their data was written in, and unequal ones differ: it is what the
+    /// [`Rules::digest`], and through it every cache and every result's provenance, rest on.
+    /// Names, descriptions and sources are not rule fields and are not part of it.
+    pub fn canonical_json(&self) -> String {
+        crate::digest::sorted_keys(&self.to_data()).to_string()
+    }
+
+    /// SHA-256 of [`Rules::canonical_json`], 64 hex digits: the rule set's identity.
+    pub fn digest(&self) -> String {
+        crate::digest::sha256_hex(self.canonical_json().as_bytes())
     }
 
     /// The default rule set with one part (one of [`PARTS`]) read from its data form and the
@@ -550,8 +564,9 @@ fn parse_naturals(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
         return Ok(());
     };
     let path = t.field("values");
-    // A table keeps its order (the ranking); a list of [name, units] pairs is accepted too, so
-    // that a name listed twice is seen and refused rather than silently merged.
+    // The order listed is not the ranking (the core's: `NaturalRule::ranking`). A list of
+    // [name, units] pairs is accepted too, so that a name listed twice is seen and refused
+    // rather than silently merged.
     let pairs: Vec<(Value, &Value)> = match values {
         Value::Object(map) => map
             .iter()
@@ -596,6 +611,7 @@ fn parse_naturals(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
             value: units(value, &field, MAX_UNITS)?,
         });
     }
+    super::rank_naturals(&mut rules.naturals);
     Ok(())
 }
 

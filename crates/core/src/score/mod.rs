@@ -473,6 +473,8 @@ fn player_label(i: usize) -> String {
 /// The fewest and the most players at a table.
 pub const MIN_PLAYERS: usize = 2;
 pub const MAX_PLAYERS: usize = 4;
+/// The table size every command, service request and simulation assumes where none is given.
+pub const DEFAULT_PLAYERS: usize = 4;
 
 /// The bankrolls `settle` accepts under `rules`, lowest and highest: a rule set that caps
 /// payments by bankroll needs bankrolls of 0 or more (nobody can pay from less than nothing);

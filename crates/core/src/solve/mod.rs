@@ -18,6 +18,7 @@ pub mod search_stats;
 mod solved;
 pub mod table_ev;
 pub mod tables_file;
+pub mod tables_id;
 pub mod train;
 
 pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
@@ -25,8 +26,11 @@ pub use enumerate::{Bound, Scratch, Split};
 pub use model::{Calibration, Model};
 pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES, MAX_TIME_LIMIT};
 pub use solved::Solved;
-pub use table_ev::{tables_key, FrontLine, OutcomeTables, TableBound, TableEv};
+pub use table_ev::{
+    canonical_tables_key, tables_key, FrontLine, OutcomeTables, TableBound, TableEv,
+};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};
+pub use tables_id::{TablesId, TablesSource};
 
 use crate::error::{Error, Result};
 use crate::hand::Hand;

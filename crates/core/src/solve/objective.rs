@@ -3,6 +3,7 @@
 use super::check_samples;
 use super::classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 use super::table_ev::TableEv;
+use super::tables_id::TablesId;
 use crate::error::{Error, Result};
 use crate::eval::Wheel;
 use crate::score::Decision;
@@ -193,6 +194,19 @@ impl Default for Budget {
 impl Objective {
     /// Every objective's name, as results and the Python classes name it (Monte Carlo last).
     pub const NAMES: [&'static str; 4] = ["TableEV", "RowValues", "BestResponse", "MonteCarlo"];
+
+    /// The strategy tables this objective plays with: the table objective's, or those that
+    /// decide Monte Carlo's opponents; `None` for row values and best response.
+    pub fn tables(&self) -> Option<&TablesId> {
+        match self {
+            Objective::TableEv(t) => Some(&t.id),
+            Objective::MonteCarlo {
+                policy: Policy::TableEv(t),
+                ..
+            } => Some(&t.id),
+            Objective::RowValues(_) | Objective::BestResponse(_) => None,
+        }
+    }
 
     pub fn name(&self) -> &'static str {
         Objective::NAMES[match self {

@@ -1,7 +1,7 @@
 //! A solution with the table it was solved for (seats, rule set name): what a person reads
 //! (`explain`) and what is stored as data (serde, the shape of the Python `to_dict()`).
 
-use super::{Alternative, Choice, Objective, Solution};
+use super::{Alternative, Choice, Objective, Solution, TablesId};
 use crate::card::validate_rows;
 use crate::data::{damaged, Record};
 use crate::error::Result;
@@ -9,7 +9,7 @@ use crate::eval::HandRank;
 use crate::rules::NaturalKind;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// [`Solution`] and the table it answers for.
+/// [`Solution`] and what made it: the table it answers for and the strategy tables it played.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Solved {
     #[serde(flatten)]
@@ -18,9 +18,35 @@ pub struct Solved {
     pub players: usize,
     /// The rule set's name.
     pub rules: String,
+    /// The rule set's identity ([`crate::rules::Rules::digest`]); empty in data saved before
+    /// results named it.
+    #[serde(default)]
+    pub rules_digest: String,
+    /// The strategy tables the objective played ([`Objective::tables`]): the table
+    /// objective's own, Monte Carlo's opponents'; `None` for objectives that use none.
+    #[serde(default)]
+    pub tables: Option<TablesId>,
 }
 
 impl Solved {
+    /// `solution`, solved for `players` seats under the rule set named `rules` whose digest is
+    /// `rules_digest`, by `objective`.
+    pub fn new(
+        solution: Solution,
+        players: usize,
+        rules: &str,
+        rules_digest: &str,
+        objective: &Objective,
+    ) -> Solved {
+        Solved {
+            solution,
+            players,
+            rules: rules.to_string(),
+            rules_digest: rules_digest.to_string(),
+            tables: objective.tables().cloned(),
+        }
+    }
+
     /// The decision and why, in plain words ([`Solution::explain`]).
     pub fn explain(&self) -> String {
         self.solution.explain(self.players, &self.rules)
@@ -154,6 +180,13 @@ impl Record for Solved {
             check_play(Self::WHAT, &a.codes, &a.ranks)?;
         }
         super::check_players(self.players).map_err(|e| damaged(Self::WHAT, e.to_string()))?;
+        if !self.rules_digest.is_empty() && !crate::digest::is_hex_digest(&self.rules_digest) {
+            return Err(damaged(Self::WHAT, "rules_digest is not 64 hex digits"));
+        }
+        if let Some(t) = &self.tables {
+            t.validate()
+                .map_err(|e| damaged(Self::WHAT, format!("tables: {e}")))?;
+        }
         if s.stderr.is_some() != (s.objective == Objective::NAMES[3]) {
             return Err(damaged(Self::WHAT, "stderr"));
         }

@@ -40,6 +40,7 @@
 use super::classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 use super::enumerate::Bound;
 use super::model::Model;
+use super::tables_id::{TablesId, TablesSource};
 use crate::error::{Error, Result};
 use crate::eval::{HandRank, Wheel};
 use crate::rules::{Row, Rules, Scoop};
@@ -146,6 +147,9 @@ struct RowTable {
 pub struct TableEv {
     pub tables: OutcomeTables,
     pub players: usize,
+    /// Which tables these are: their source ([`TableEv::with_source`]; tables given directly
+    /// are [`TablesSource::File`]) and the digest of their content.
+    pub id: TablesId,
     /// Per row and class: `[pw, pt, pl, w, l]` side by side, so that valuing a setting costs
     /// one cache line per row rather than five.
     rows: [Vec<[f64; 5]>; 3],
@@ -377,6 +381,10 @@ impl TableEv {
                 })
             });
         let mut te = TableEv {
+            id: TablesId {
+                source: TablesSource::File,
+                digest: tables.digest(),
+            },
             tables,
             players,
             rows,
@@ -406,6 +414,12 @@ impl TableEv {
             })
             .collect();
         Ok(te)
+    }
+
+    /// The same tables, named as coming from `source`.
+    pub fn with_source(mut self, source: TablesSource) -> TableEv {
+        self.id.source = source;
+        self
     }
 
     /// Whether the value is non-decreasing in each row's class index, so that the value at the
@@ -916,6 +930,31 @@ pub fn tables_key(rules: &Rules, players: usize) -> String {
         data["naturals"],
         data["surrender"],
     )
+}
+
+/// A tables key as [`tables_key`] writes it now. Keys written before the naturals had a
+/// ranking of their own listed them in the order of the rule set's data; this lists them in
+/// ranking order, so that tables saved then still serve their rule set. Any other key is
+/// returned as it is.
+pub fn canonical_tables_key(key: &str) -> String {
+    let parts: Vec<String> = key
+        .split(';')
+        .map(|part| {
+            let Some(json) = part.strip_prefix("naturals=") else {
+                return part.to_string();
+            };
+            let Ok(data) = serde_json::from_str::<serde_json::Value>(json) else {
+                return part.to_string();
+            };
+            let mut full = Rules::default().to_data();
+            full["naturals"] = data;
+            match Rules::from_data(&full).ok() {
+                Some(rules) => format!("naturals={}", rules.to_data()["naturals"]),
+                None => part.to_string(),
+            }
+        })
+        .collect();
+    parts.join(";")
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@
 
 use super::classes::{FIVE_CLASSES, FRONT_CLASSES};
 use super::model::Model;
-use super::table_ev::{tables_key, OutcomeTables, TableEv};
+use super::table_ev::{canonical_tables_key, tables_key, OutcomeTables, TableEv};
+use super::tables_id::TablesSource;
 use crate::error::{Error, Result};
 use crate::eval::Wheel;
 use crate::rules::{Row, Rules};
@@ -52,7 +53,7 @@ impl TablesFile {
     /// for other scoring still solve; the Python package refuses them (`InvalidTablesError`
     /// naming both keys).
     pub fn matches(&self, rules: &Rules, players: usize) -> bool {
-        self.key == tables_key(rules, players)
+        canonical_tables_key(&self.key) == tables_key(rules, players)
     }
 
     /// The compiled table objective for `rules` at `players` seats. Refuses tables trained for
@@ -538,7 +539,7 @@ pub fn shipped_tables_path(
                 format!("entry {i} has no \"key\" and \"file\" text"),
             ));
         };
-        if k == key {
+        if canonical_tables_key(k) == key {
             return Ok(Some(dir.join(file)));
         }
     }
@@ -556,5 +557,7 @@ pub fn load_shipped(data_dir: impl AsRef<Path>, rules: &Rules, players: usize) -
             format!("lists no tables for this rule set at {players} players"),
         )
     })?;
-    read_tables_file(path)?.table_ev(rules, players)
+    Ok(read_tables_file(path)?
+        .table_ev(rules, players)?
+        .with_source(TablesSource::Shipped))
 }
