@@ -65,10 +65,11 @@ rust-test:
 py-test: $(VENV)/.ready
 	$(PY) -m pytest -q --benchmark-disable
 
-# The fuzz suite (tests/test_fuzz.py) with its long hypothesis profile: many more examples,
-# random each run. `make test` runs it with the quick, derandomised profile.
+# The fuzz suites (tests/test_fuzz.py, tests/test_server_fuzz.py) with their long hypothesis
+# profile: many more examples, random each run. `make test` runs them with the quick,
+# derandomised profile.
 fuzz: wheel
-	HYPOTHESIS_PROFILE=long $(PY) -m pytest -q --benchmark-disable tests/test_fuzz.py
+	HYPOTHESIS_PROFILE=long $(PY) -m pytest -q --benchmark-disable tests/test_fuzz.py tests/test_server_fuzz.py
 
 # What a user installs, each in a fresh virtualenv with its declared dependencies only: the
 # wheel (its platform tag checked by auditwheel), then the sdist built from scratch.

@@ -5,6 +5,7 @@ pipe. Answers are compared with the library's own results and messages."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
@@ -379,6 +380,47 @@ def test_monte_carlo_time_limit_is_per_hand_and_bounded_before_work(client: http
     )
     assert decided.status_code == 200, decided.text
     assert set(decided.json()["solutions"][0]) == {"hand", "decision", "setting", "codes", "value"}
+
+
+def test_slow_clients_are_cut_off_and_never_lock_the_server_out() -> None:
+    import socket
+
+    with running("--read-timeout", "0.5", "--max-connections", "48") as server:
+        host, port = server.url.removeprefix("http://").split(":")
+        start = time.perf_counter()
+        slow = []
+        for _ in range(40):  # each sends half a request, then nothing more
+            sock = socket.create_connection((host, int(port)), timeout=5)
+            sock.sendall(b"POST /v1/solve HTTP/1.1\r\nhost: x\r\ncontent-length: 400\r\n\r\n{")
+            slow.append(sock)
+        trickle = socket.create_connection((host, int(port)), timeout=5)
+        with server.client() as c:  # the server answers others meanwhile
+            assert c.post("/v1/solve", json={"hands": [HAND]}).status_code == 200
+            for byte in b"GET /healthz HTTP/1.1\r\nhost: x\r\n":  # one byte at a time
+                try:
+                    trickle.sendall(bytes([byte]))
+                except OSError:
+                    break  # closed by the server: what this test wants
+                time.sleep(0.05)
+            for sock in [*slow, trickle]:  # every one closed by the server, none answered
+                sock.settimeout(5)
+                with contextlib.suppress(ConnectionResetError):
+                    assert sock.recv(4096) == b""
+                sock.close()
+            assert time.perf_counter() - start < 15
+            assert c.get("/healthz").status_code == 200
+            text = c.get("/metrics").text
+            assert 'code="internal"' not in text
+    assert "Traceback" not in server.stop()
+
+
+def test_a_lone_surrogate_or_an_odd_digit_is_never_a_500(client: httpx.Client) -> None:
+    body = '{"hands": ["' + HAND + '"], "\\ud800": 1}'
+    r = client.post("/v1/solve", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/json")
+    assert r.json()["error"]["code"] == "invalid_input"
+    page = client.get("/", params={"hand": HAND, "players": "²"})
+    assert page.status_code == 200
 
 
 def test_server_timeout_is_a_504() -> None:

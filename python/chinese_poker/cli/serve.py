@@ -16,6 +16,7 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import sys
 from collections.abc import Callable
@@ -94,6 +95,22 @@ def _check_address(host: str, port: int) -> None:
             fail("--port", f"cannot listen on {host}:{port} ({e.strerror or e})")
 
 
+def _more_file_descriptors(connections: int) -> None:
+    """Raises the soft limit on open files towards the hard one (POSIX), so that
+    ``--max-connections`` connections, the workers' files and the listening socket fit: past
+    the limit the event loop fails every accept and logs each failure."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 64
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
 def run(args: argparse.Namespace) -> None:
     from ..server.limits import LIMITS, Limits, read_token
 
@@ -127,6 +144,9 @@ def run(args: argparse.Namespace) -> None:
                 print(f"{PROG} serve: listening on http://{shown}:{port}", file=sys.stderr)
                 sys.stderr.flush()
 
+    from ..server.protocol import with_read_deadline
+
+    _more_file_descriptors(limits.max_connections)
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -135,5 +155,7 @@ def run(args: argparse.Namespace) -> None:
         access_log=False,
         timeout_graceful_shutdown=int(limits.timeout) + 1,
         lifespan="on",
+        http=with_read_deadline(limits.read_timeout),
+        limit_concurrency=limits.max_connections,
     )
     Server(config).run()

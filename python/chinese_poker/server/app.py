@@ -35,7 +35,10 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _dumps(data: JSON) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    except UnicodeEncodeError:  # text with a lone surrogate (echoed from a request) as \ud800
+        return json.dumps(data, separators=(",", ":")).encode()
 
 
 def _error(e: ApiError) -> Response:

@@ -60,6 +60,22 @@ LIMITS: tuple[Limit, ...] = (
         "threads that solve and settle (the event loop never does)",
     ),
     Limit(
+        "read_timeout",
+        10.0,
+        0.05,
+        3600.0,
+        "seconds a client may take to send a whole request, headers and body; slower: its "
+        "connection is closed",
+    ),
+    Limit(
+        "max_connections",
+        512,
+        1,
+        65_536,
+        "connections and requests at once; more: 503 (each open connection holds a file "
+        "descriptor)",
+    ),
+    Limit(
         "timeout",
         30.0,
         0.01,
@@ -79,7 +95,9 @@ class Limits:
     max_samples: int = int(LIMITS[2].default)
     mc_slots: int = int(LIMITS[3].default)
     workers: int = int(LIMITS[4].default)
-    timeout: float = float(LIMITS[5].default)
+    read_timeout: float = float(LIMITS[5].default)
+    max_connections: int = int(LIMITS[6].default)
+    timeout: float = float(LIMITS[7].default)
 
 
 # the table above and the dataclass name the same limits in the same order

@@ -60,7 +60,12 @@ def solve_page(query: dict[str, str]) -> str:
     hand = query.get("hand", "").strip()
     rules = query.get("rules", DEFAULT_RULES)
     players_text = query.get("players", str(DEFAULT_PLAYERS))
-    players = int(players_text) if players_text.isdigit() else DEFAULT_PLAYERS
+    # only ASCII digits: "²" is a digit to str.isdigit() but not to int()
+    players = (
+        int(players_text)
+        if players_text.isascii() and players_text.isdigit() and len(players_text) < 4
+        else DEFAULT_PLAYERS
+    )
     if not hand:
         return form(hand, rules, players, f"<p>Type 13 cards, e.g. <code>{EXAMPLE}</code>.</p>")
     try:

@@ -62,6 +62,11 @@ def serve(stdin: IO[bytes], stdout: IO[str], limits: Limits) -> None:
         line = raw.strip()
         if not line:
             continue
-        text = json.dumps(answer(line, limits), ensure_ascii=False, separators=(",", ":"))
+        result = answer(line, limits)
+        try:
+            text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+            text.encode()
+        except UnicodeEncodeError:  # a lone surrogate echoed from the request: escaped
+            text = json.dumps(result, separators=(",", ":"))
         stdout.write(text + "\n")
         stdout.flush()
