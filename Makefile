@@ -21,7 +21,8 @@ $(VENV)/.ready: pyproject.toml Makefile
 		"mkdocs-material>=9.5" "mkdocstrings[python]>=0.26" \
 		"nbclient>=0.10" "nbformat>=5" "ipykernel>=6" "pandas>=2" "polars>=1" "duckdb>=1" \
 		"starlette>=0.37" "uvicorn>=0.29" "prometheus-client>=0.20" "httpx>=0.27" "psutil>=5" \
-		"selenium>=4.10" "openapi-schema-validator>=0.6" "openapi-spec-validator>=0.7"
+		"selenium>=4.10" "openapi-schema-validator>=0.6" "openapi-spec-validator>=0.7" \
+		"schemathesis>=4.3,<5"
 	touch $@
 
 # Build the release wheel and install it: tests run against exactly what `pip install` gives a

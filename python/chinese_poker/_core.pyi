@@ -410,6 +410,7 @@ MAX_THREADS: int
 MIN_SAMPLES: int
 MAX_SAMPLES: int
 MAX_CANDIDATES: int
+MAX_TOP_K: int  # the most plays a solution lists
 MAX_TIME_LIMIT: float
 MC_SAMPLES: int
 MC_CONFIDENCE: float

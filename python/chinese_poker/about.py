@@ -21,7 +21,18 @@ __all__ = ["docs_url", "show_versions", "versions"]
 
 DISTRIBUTION = "chinese-poker"
 # what `show_versions` reports besides the package: its dependencies and optional extras
-_OTHERS = ("numpy", "pyarrow", "ray", "matplotlib", "tqdm", "tomli-w")
+_OTHERS = (
+    "numpy",
+    "pyarrow",
+    "ray",
+    "matplotlib",
+    "tqdm",
+    "tomli-w",
+    "platformdirs",
+    "starlette",
+    "uvicorn",
+    "prometheus-client",
+)
 
 
 @cache
@@ -63,8 +74,9 @@ def versions() -> dict[str, str]:
 
 
 def show_versions() -> None:
-    """Print what a bug report needs: the package, Python, numpy, pyarrow, ray, matplotlib and
-    the platform, one per line."""
+    """Print what a bug report needs: the package, Python, the platform and every library it
+    may use (numpy, pyarrow, ray, matplotlib, tqdm, tomli-w, platformdirs, and the service's
+    starlette, uvicorn and prometheus-client), one per line."""
     found = versions()
     width = max(map(len, found))
     for name, version in found.items():

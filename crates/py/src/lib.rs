@@ -72,6 +72,7 @@ mod _core {
         m.add("MIN_SAMPLES", chinese_poker::solve::MIN_SAMPLES)?;
         m.add("MAX_SAMPLES", chinese_poker::solve::MAX_SAMPLES)?;
         m.add("MAX_CANDIDATES", chinese_poker::solve::MAX_CANDIDATES)?;
+        m.add("MAX_TOP_K", chinese_poker::solve::MAX_TOP_K)?;
         m.add("MAX_TIME_LIMIT", chinese_poker::solve::MAX_TIME_LIMIT)?;
         let budget = chinese_poker::solve::Budget::default();
         m.add("MC_SAMPLES", budget.samples)?;

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import socket
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -74,6 +76,17 @@ def register(sub: Any, shared: Shared) -> None:
         metavar="ORIGIN",
         help="allow browser pages of ORIGIN to call the API (repeatable; default: CORS off)",
     )
+    p.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="warning",
+        help="the server's log level (default warning: errors and warnings only)",
+    )
+    p.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log one line per request (method, path, status) at the info level",
+    )
     for limit in LIMITS:
         p.add_argument(
             limit.option,
@@ -111,8 +124,23 @@ def _more_file_descriptors(connections: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
+def _local(host: str) -> bool:
+    """Whether ``host`` is a loopback address (or ``localhost``)."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def run(args: argparse.Namespace) -> None:
-    from ..server.limits import LIMITS, Limits, read_token
+    from ..server.limits import LIMITS, TOKEN_ENV, Limits, read_token
 
     limits = Limits(**{lim.name: getattr(args, lim.name) for lim in LIMITS})
     if args.stdio:
@@ -131,6 +159,13 @@ def run(args: argparse.Namespace) -> None:
     except ImportError:
         fail("serve", MISSING)
     _check_address(args.host, args.port)
+    if token is None and not _local(args.host):
+        warnings.warn(
+            f"--host {args.host} opens the server to the network without a token: anyone who "
+            f"reaches it may use it (set --token-file or ${TOKEN_ENV})",
+            UserWarning,
+            stacklevel=1,
+        )
     # the event loop answers between the workers' turns: hand it the GIL sooner than every 5 ms
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(limits, token, args.cors_origin)
@@ -151,11 +186,13 @@ def run(args: argparse.Namespace) -> None:
         app,
         host=args.host,
         port=args.port,
-        log_level="warning",
-        access_log=False,
+        log_level=args.log_level,
+        access_log=args.access_log,
         timeout_graceful_shutdown=int(limits.timeout) + 1,
         lifespan="on",
         http=with_read_deadline(limits.read_timeout),
         limit_concurrency=limits.max_connections,
     )
+    if args.access_log:  # its lines are at the info level, whatever --log-level hides
+        logging.getLogger("uvicorn.access").setLevel(logging.INFO)
     Server(config).run()

@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -31,6 +32,8 @@ from .metrics import CONTENT_TYPE, Metrics
 from .schema import JSON, MONTE_CARLO, SOLVE, TABLE, openapi
 
 log = logging.getLogger("chinese_poker.server")
+#: Answers at least this long are gzipped for a client that accepts it (bytes).
+GZIP_MIN = 1024
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -55,9 +58,18 @@ class Service:
     def __init__(self, limits: Limits, token: str | None) -> None:
         self.limits = limits
         self.token = token
-        self.pool = ThreadPoolExecutor(limits.workers, thread_name_prefix="chinese-poker")
+        self.pool = self._new_pool()
         self.mc_slots = threading.BoundedSemaphore(limits.mc_slots)
         self.metrics = Metrics()
+
+    def _new_pool(self) -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(self.limits.workers, thread_name_prefix="chinese-poker")
+
+    def start(self) -> None:
+        """A fresh worker pool for a new lifespan (an app may be started, stopped and started
+        again, as test clients do)."""
+        self.pool.shutdown(wait=False)
+        self.pool = self._new_pool()
 
     async def body(self, request: Request) -> Any:
         """The request's JSON, read up to ``max_body`` bytes (413 beyond, 400 if not JSON)."""
@@ -201,10 +213,10 @@ def create_app(
         return Response(service.metrics.text(), media_type=CONTENT_TYPE)
 
     async def openapi_json(request: Request) -> Response:
-        return JSONResponse(openapi(version))
+        return JSONResponse(openapi(version, lim))
 
     async def docs(request: Request) -> Response:
-        return HTMLResponse(page.docs_page(openapi(version)))
+        return HTMLResponse(page.docs_page(openapi(version, lim)))
 
     async def index(request: Request) -> Response:
         query = dict(request.query_params)
@@ -215,12 +227,17 @@ def create_app(
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         code = {404: "not_found", 405: "method_not_allowed"}.get(status, "internal")
         service.metrics.observe("other", status, 0.0, code)
-        return _error(
+        response = _error(
             ApiError(code, f"{request.method} {request.url.path}: {code.replace('_', ' ')}")
         )
+        allow = (exc.headers or {}).get("Allow") if isinstance(exc, HTTPException) else None
+        if allow:  # a 405 says which methods the path takes (RFC 9110)
+            response.headers["Allow"] = allow
+        return response
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        service.start()
         yield
         service.pool.shutdown(wait=True)
 
@@ -236,7 +253,8 @@ def create_app(
         Route("/docs", route("docs", docs), methods=["GET"]),
         Route("/", route("page", index), methods=["GET"]),
     ]
-    middleware = []
+    # compressed for clients that ask (Accept-Encoding: gzip): a 256-hand answer shrinks ~10x
+    middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN)]
     if cors_origins:
         middleware.append(
             Middleware(

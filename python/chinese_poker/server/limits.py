@@ -106,19 +106,27 @@ assert tuple(f.name for f in fields(Limits)) == tuple(lim.name for lim in LIMITS
 
 def read_token(token_file: str | None) -> str | None:
     """The bearer token: the first line of ``token_file``, else ``$CHINESE_POKER_TOKEN``, else
-    none (no token: every request is let in). Raises ``ValueError`` for an empty token."""
+    none (no token: every request is let in). Raises ``ValueError`` for an empty token, from
+    the file or the variable: a variable set to nothing is a deploy secret gone missing, not a
+    wish for an open server."""
     if token_file is not None:
         text = Path(token_file).read_text(encoding="utf-8").strip()
         if not text:
             raise ValueError(f"{token_file!r} holds no token")
         return text
-    return os.environ.get(TOKEN_ENV) or None
+    if TOKEN_ENV not in os.environ:
+        return None
+    token = os.environ[TOKEN_ENV].strip()
+    if not token:
+        raise ValueError(f"${TOKEN_ENV} is set but empty; unset it to serve without a token")
+    return token
 
 
 def authorized(header: str | None, token: str | None) -> bool:
     """Whether an ``Authorization`` header carries ``token`` (compared in constant time)."""
     if token is None:
         return True
-    if header is None or not header.startswith("Bearer "):
+    scheme, _, given = (header or "").strip().partition(" ")
+    if scheme.lower() != "bearer":  # the scheme's name is case-insensitive (RFC 9110)
         return False
-    return hmac.compare_digest(header[len("Bearer ") :].encode(), token.encode())
+    return hmac.compare_digest(given.strip().encode(), token.encode())

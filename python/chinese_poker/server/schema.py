@@ -18,6 +18,7 @@ from .. import _core
 from ..scoring import settle
 from ..solver import Decision, MonteCarlo, Solver
 from .errors import CODES, invalid
+from .limits import Limits
 
 JSON = dict[str, Any]
 
@@ -176,6 +177,18 @@ def rule_set_schema() -> JSON:
 # -- requests --------------------------------------------------------------------------------
 
 _CARDS = "13 cards as text, e.g. 'As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d'"
+_CARD = "(?:10|[2-9TJQKAtjqka])[cdhsCDHS\u2663\u2666\u2665\u2660]"
+HAND_SCHEMA: JSON = {
+    "type": "string",
+    # 13 cards separated by spaces or commas; that they are distinct is checked by the
+    # library (a repeated card is a 422 naming it)
+    "pattern": f"^[ ,]*(?:{_CARD}[ ,]+){{12}}{_CARD}[ ,]*$",
+}
+PLAYERS_SCHEMA: JSON = {
+    "type": "integer",
+    "minimum": _core.MIN_PLAYERS,
+    "maximum": _core.MAX_PLAYERS,
+}
 _RULES = Field(
     "rules",
     {"oneOf": [{"enum": list(_core.PRESET_NAMES)}, _ref("RuleSet")]},
@@ -187,11 +200,21 @@ MONTE_CARLO_OPTIONS = Model(
     "MonteCarloOptions",
     "Monte Carlo: the mean score over sampled deals, with its standard error",
     (
-        Field("samples", {"type": "integer"}, "sampled deals per hand", default=DEFAULT_SAMPLES),
-        Field("seed", {"type": "integer"}, "seed of the deals", default=DEFAULT_SEED),
+        Field(
+            "samples",
+            {"type": "integer", "minimum": _core.MIN_SAMPLES, "maximum": _core.MAX_SAMPLES},
+            "sampled deals per hand (samples x hands at most the server's --max-samples)",
+            default=DEFAULT_SAMPLES,
+        ),
+        Field(
+            "seed",
+            {"type": "integer", "minimum": 0, "maximum": _core.MAX_SEED},
+            "seed of the deals",
+            default=DEFAULT_SEED,
+        ),
         Field(
             "time_limit",
-            {"type": "number", "exclusiveMinimum": 0},
+            {"type": ["number", "null"], "exclusiveMinimum": 0},
             "seconds of sampling per hand, as MonteCarlo(time_limit=...) in the library: each "
             "hand is answered with the best play found by then (time_limit x hands at most the "
             "server's --timeout)",
@@ -203,9 +226,14 @@ SOLVE = Model(
     "SolveRequest",
     "hands to solve, each answered in order",
     (
-        Field("hands", {"type": "array", "items": {"type": "string"}}, _CARDS, required=True),
+        Field(
+            "hands",
+            {"type": "array", "items": HAND_SCHEMA, "minItems": 1},
+            _CARDS + "; 1 to the server's --max-hands",
+            required=True,
+        ),
         _RULES,
-        Field("players", {"type": "integer"}, "table size", default=DEFAULT_PLAYERS),
+        Field("players", PLAYERS_SCHEMA, "table size", default=DEFAULT_PLAYERS),
         Field(
             "objective",
             {
@@ -222,7 +250,12 @@ SOLVE = Model(
             "'table' (expected score from the strategy tables) or Monte Carlo",
             default=TABLE,
         ),
-        Field("top_k", {"type": "integer"}, "best plays listed per hand", default=DEFAULT_TOP_K),
+        Field(
+            "top_k",
+            {"type": "integer", "minimum": 1, "maximum": _core.MAX_TOP_K},
+            "best plays listed per hand",
+            default=DEFAULT_TOP_K,
+        ),
         Field(
             "detail",
             {"enum": [DETAIL_FULL, DETAIL_DECISION]},
@@ -265,7 +298,12 @@ SETTLE = Model(
             {"type": ["array", "null"], "items": {"type": "integer"}},
             "one per seat, for rule sets that cap payments",
         ),
-        Field("dealer", {"type": "integer"}, "the dealer's seat", default=DEFAULT_DEALER),
+        Field(
+            "dealer",
+            {"type": "integer", "minimum": 0, "maximum": _core.MAX_PLAYERS - 1},
+            "the dealer's seat",
+            default=DEFAULT_DEALER,
+        ),
     ),
 )
 
@@ -424,10 +462,16 @@ def _errors(*codes: str) -> JSON:
     return {str(CODES[c]): _json(_ref("Error"), c) for c in codes}
 
 
-def _post(summary: str, model: Model, answer: str, *codes: str) -> JSON:
+_SECURED: list[JSON] = [{"bearer": []}]
+_OPEN: list[JSON] = []  # no token needed (/healthz)
+
+
+def _post(op: str, summary: str, model: Model, answer: str, *codes: str) -> JSON:
     return {
         "post": {
+            "operationId": op,
             "summary": summary,
+            "security": _SECURED,
             "requestBody": {"required": True, **_json(_ref(model.name), model.description)},
             "responses": {
                 "200": _json(_ref(answer), "the answer"),
@@ -437,34 +481,64 @@ def _post(summary: str, model: Model, answer: str, *codes: str) -> JSON:
     }
 
 
+def _get(op: str, summary: str, answer: JSON, *codes: str, secured: bool = True) -> JSON:
+    return {
+        "get": {
+            "operationId": op,
+            "summary": summary,
+            "security": _SECURED if secured else _OPEN,
+            "responses": {"200": answer, **_errors(*codes)},
+        }
+    }
+
+
+def _bounded(schemas: JSON, limits: Limits) -> JSON:
+    """The request schemas with this server's own limits as their bounds."""
+    solve = json.loads(json.dumps(schemas[SOLVE.name]))
+    solve["properties"]["hands"]["maxItems"] = limits.max_hands
+    mc = json.loads(json.dumps(schemas[MONTE_CARLO_OPTIONS.name]))
+    mc["properties"]["samples"]["maximum"] = min(_core.MAX_SAMPLES, limits.max_samples)
+    mc["properties"]["time_limit"]["maximum"] = limits.timeout
+    return {**schemas, SOLVE.name: solve, MONTE_CARLO_OPTIONS.name: mc}
+
+
 @functools.cache
-def openapi(version: str) -> JSON:
-    """The OpenAPI 3.1 document of the service."""
-    auth = _errors("unauthorized")
+def openapi(version: str, limits: Limits | None = None) -> JSON:
+    """The OpenAPI 3.1 document of a service running with ``limits``: every bound it enforces
+    before work (the request's size, the table size, samples, the time limit), each operation
+    named, and the bearer scheme applied to every operation but ``/healthz``."""
+    limits = limits or Limits()
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "chinese-poker solver service",
             "version": version,
-            "description": "Solve 13-card Chinese Poker hands and settle rounds "
-            "(docs/guide/serve.md). With a token, every path but /healthz needs "
+            "description": "Solve 13-card Chinese Poker hands and settle rounds (the serve "
+            "guide of the package's documentation). With a token, every path but /healthz needs "
             "'Authorization: Bearer TOKEN'.",
         },
+        "security": _SECURED,
         "paths": {
             "/v1/solve": _post(
-                "the best decision for each hand", SOLVE, "SolveResponse", "busy", "timeout"
+                "solve",
+                "the best decision for each hand",
+                SOLVE,
+                "SolveResponse",
+                "busy",
+                "timeout",
+            ),  # fmt: skip
+            "/v1/settle": _post("settle", "settle a round", SETTLE, "Settlement", "timeout"),
+            "/v1/naturals": _post(
+                "naturals", "the naturals a hand holds", NATURALS, "Naturals", "timeout"
             ),
-            "/v1/settle": _post("settle a round", SETTLE, "Settlement", "timeout"),
-            "/v1/naturals": _post("the naturals a hand holds", NATURALS, "Naturals", "timeout"),
-            "/v1/rules": {
-                "get": {
-                    "summary": "the presets",
-                    "responses": {"200": _json(_ref("PresetList"), "the presets"), **auth},
-                }
-            },
+            "/v1/rules": _get(
+                "presets", "the presets", _json(_ref("PresetList"), "the presets"), "unauthorized"
+            ),
             "/v1/rules/{name}": {
                 "get": {
+                    "operationId": "preset",
                     "summary": "a preset's rule set",
+                    "security": _SECURED,
                     "parameters": [
                         {
                             "name": "name",
@@ -479,26 +553,24 @@ def openapi(version: str) -> JSON:
                     },
                 }
             },
-            "/healthz": {
-                "get": {"summary": "liveness", "responses": {"200": _json(_ref("Health"), "ok")}}
-            },
-            "/metrics": {
-                "get": {
-                    "summary": "Prometheus metrics",
-                    "responses": {
-                        "200": {
-                            "description": "the Prometheus text format",
-                            "content": {"text/plain": {"schema": {"type": "string"}}},
-                        },
-                        **auth,
-                    },
-                }
-            },
+            "/healthz": _get("healthz", "liveness", _json(_ref("Health"), "ok"), secured=False),
+            "/metrics": _get(
+                "metrics",
+                "Prometheus metrics",
+                {
+                    "description": "the Prometheus text format",
+                    "content": {"text/plain": {"schema": {"type": "string"}}},
+                },
+                "unauthorized",
+            ),
         },
         "components": {
             "schemas": {
                 "RuleSet": rule_set_schema(),
-                **{m.name: m.schema() for m in (MONTE_CARLO_OPTIONS, SOLVE, SETTLE, NATURALS)},
+                **_bounded(
+                    {m.name: m.schema() for m in (MONTE_CARLO_OPTIONS, SOLVE, SETTLE, NATURALS)},
+                    limits,
+                ),
                 "Alternative": ALTERNATIVE,
                 "TablesId": TABLES_ID,
                 "Solution": SOLUTION,

@@ -21,6 +21,9 @@ pub mod tables_file;
 pub mod tables_id;
 pub mod train;
 
+/// The most plays a solution lists (`top_k`).
+pub const MAX_TOP_K: usize = 1_000_000;
+
 pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 pub use enumerate::{Bound, Scratch, Split};
 pub use model::{Calibration, Model};
