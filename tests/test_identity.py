@@ -286,3 +286,30 @@ def test_one_default_table_size_across_the_commands() -> None:
     for name in ("solve", "simulate", "duel", "demo"):
         action = subs[name]._option_string_actions["--players"]
         assert action.default == _core.DEFAULT_PLAYERS == 4, name
+
+
+def test_tables_saved_under_an_old_key_still_serve_their_rule_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a rule set whose naturals were listed lowest first: before the core ranked them, its key
+    # listed them in that order
+    rules = cp.RuleSet.preset("two_four").replace(
+        name="old", naturals={"values": {"six_pairs": 3, "dragon": 13}}
+    )
+    key = _core.tables_key(rules.compiled, 2)
+    old_key = key.replace('"dragon":13,"six_pairs":3', '"six_pairs":3,"dragon":13')
+    assert old_key != key and _core.canonical_tables_key(old_key) == key
+    t = T.read_tables(T.shipped_tables_path("two_four", 2))  # type: ignore[arg-type]
+    trained = {
+        "front": t["front"], "middle": t["middle"], "back": t["back"],
+        "scoop_rate": t["meta"]["scoop_rate"], "key": old_key,
+        "model": json.dumps(t["meta"]["model"]),
+    }  # fmt: skip
+    saved = T.write_tables(tmp_path / "old.npz", trained, {"rules": "old", "players": 2})
+    assert cp.Solver(rules, 2, tables=saved).tables.source == "file"  # type: ignore[union-attr]
+    monkeypatch.setenv(T.TABLES_ENV, str(tmp_path / "user"))
+    T.clear_cache()
+    T.install_tables(saved)
+    assert T.which_tables(rules, 2)[0] == "installed"
+    assert cp.solve(HAND, rules, 2).tables.source == "installed"  # type: ignore[union-attr]
+    T.clear_cache()
