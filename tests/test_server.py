@@ -438,8 +438,10 @@ def test_the_token(tmp_path: Path) -> None:
             r = anonymous.post("/v1/solve", json={"hands": [HAND]})
             assert error_of(r, 401)["code"] == "unauthorized"
             assert r.headers["www-authenticate"] == "Bearer"
-            for path in ("/v1/rules", "/metrics", "/openapi.json", "/"):
+            for path in ("/v1/rules", "/metrics", "/openapi.json"):
                 error_of(anonymous.get(path), 401)
+            page = anonymous.get("/")  # a browser is shown the sign-in form
+            assert page.status_code == 401 and "action='/login'" in page.text
             assert anonymous.get("/healthz").status_code == 200  # probes need no token
         with server.client("wrong-token") as wrong:
             error_of(wrong.get("/v1/rules"), 401)

@@ -97,3 +97,24 @@ def test_operator_comforts() -> None:
     found = about.versions()
     for name in ("starlette", "uvicorn", "prometheus-client"):
         assert name in found
+
+
+def test_a_browser_signs_in_to_the_pages_with_the_token() -> None:
+    from starlette.testclient import TestClient
+
+    with TestClient(APP, follow_redirects=False) as browser:
+        first = browser.get("/")
+        assert first.status_code == 401 and "<form method='post' action='/login'>" in first.text
+        assert browser.get("/docs").status_code == 401
+        wrong = browser.post("/login", data={"token": "guess"})
+        assert wrong.status_code == 401 and "not this server's token" in wrong.text
+        signed = browser.post("/login", data={"token": TOKEN})
+        assert signed.status_code == 303 and signed.headers["location"] == "/"
+        cookie = signed.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie
+        page = browser.get("/", params={"hand": "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"})
+        assert page.status_code == 200 and "<table" in page.text
+        assert browser.get("/docs").status_code == 200
+        # the cookie opens the pages only: programs still need the header
+        assert browser.post("/v1/solve", json={"hands": ["As Ks"]}).status_code == 401
+        assert browser.get("/openapi.json").status_code == 401

@@ -11,6 +11,7 @@ import json
 import logging
 import threading
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -34,6 +35,8 @@ from .schema import JSON, MONTE_CARLO, SOLVE, TABLE, openapi
 log = logging.getLogger("chinese_poker.server")
 #: Answers at least this long are gzipped for a client that accepts it (bytes).
 GZIP_MIN = 1024
+#: The cookie a browser signed in with the token carries (the pages only; HttpOnly, SameSite).
+TOKEN_COOKIE = "chinese_poker_token"
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -73,6 +76,14 @@ class Service:
 
     async def body(self, request: Request) -> Any:
         """The request's JSON, read up to ``max_body`` bytes (413 beyond, 400 if not JSON)."""
+        raw = await self.body_bytes(request)
+        try:
+            return json.loads(raw)
+        except (ValueError, RecursionError) as e:
+            raise ApiError("bad_json", f"the request body is not JSON: {e}") from None
+
+    async def body_bytes(self, request: Request) -> bytes:
+        """The request's body, read up to ``max_body`` bytes (413 beyond)."""
         limit = self.limits.max_body
         length = request.headers.get("content-length", "")
         too_large = ApiError("too_large", f"the request body is larger than {limit} bytes")
@@ -87,10 +98,7 @@ class Service:
                 chunks.append(chunk)
         except ClientDisconnect:  # the client hung up mid-body: nobody to answer, no bug
             raise ApiError("client_closed", "the client closed the connection") from None
-        try:
-            return json.loads(b"".join(chunks))
-        except (ValueError, RecursionError) as e:
-            raise ApiError("bad_json", f"the request body is not JSON: {e}") from None
+        return b"".join(chunks)
 
     async def run(
         self,
@@ -153,16 +161,23 @@ def create_app(
     lim = service.limits
     version = _core.__version__
 
-    def route(name: str, handler: Handler, *, auth: bool = True) -> Handler:
+    def route(name: str, handler: Handler, *, auth: bool = True, page_: bool = False) -> Handler:
+        # page_: a page a browser opens, which may carry the token in the sign-in cookie
         async def endpoint(request: Request) -> Response:
             start, code = time.perf_counter(), None
             try:
                 header = request.headers.get("authorization")
-                if auth and not authorized(header, service.token):
+                signed_in = page_ and authorized(
+                    f"Bearer {request.cookies.get(TOKEN_COOKIE, '')}", service.token
+                )
+                if auth and not (signed_in or authorized(header, service.token)):
+                    if page_:  # a browser: the sign-in form, not JSON
+                        service.metrics.observe(name, 401, 0.0, "unauthorized")
+                        return HTMLResponse(page.login_page(), 401)
                     raise ApiError(
                         "unauthorized", "this server needs 'Authorization: Bearer TOKEN'"
                     )
-                response = await handler(request)
+                response: Response = await handler(request)
             except ApiError as e:
                 code, response = e.code, _error(e)
             except Exception:  # a bug: logged here, one line to the client
@@ -223,6 +238,25 @@ def create_app(
         text = await service.run(lambda _: page.solve_page(query).encode(), lim.timeout)
         return HTMLResponse(text)
 
+    async def login_form(request: Request) -> Response:
+        return HTMLResponse(page.login_page())
+
+    async def login(request: Request) -> Response:
+        """The sign-in form's post: the token, checked, kept in an HttpOnly cookie."""
+        body = (await service.body_bytes(request)).decode("utf-8", "replace")
+        given = urllib.parse.parse_qs(body).get("token", [""])[0]
+        if service.token is None or not authorized(f"Bearer {given}", service.token):
+            return HTMLResponse(page.login_page(wrong=service.token is not None), 401)
+        response = Response(status_code=303, headers={"Location": "/"})
+        response.set_cookie(
+            TOKEN_COOKIE,
+            given,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
+        return response
+
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         code = {404: "not_found", 405: "method_not_allowed"}.get(status, "internal")
@@ -250,8 +284,10 @@ def create_app(
         Route("/healthz", route("healthz", healthz, auth=False), methods=["GET"]),
         Route("/metrics", route("metrics", metrics), methods=["GET"]),
         Route("/openapi.json", route("openapi", openapi_json), methods=["GET"]),
-        Route("/docs", route("docs", docs), methods=["GET"]),
-        Route("/", route("page", index), methods=["GET"]),
+        Route("/docs", route("docs", docs, page_=True), methods=["GET"]),
+        Route("/", route("page", index, page_=True), methods=["GET"]),
+        Route("/login", route("login", login_form, auth=False), methods=["GET"]),
+        Route("/login", route("login", login, auth=False), methods=["POST"]),
     ]
     # compressed for clients that ask (Accept-Encoding: gzip): a 256-hand answer shrinks ~10x
     middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN)]

@@ -75,6 +75,18 @@ def solve_page(query: dict[str, str]) -> str:
     return form(hand, rules, players, layout(solution))
 
 
+def login_page(wrong: bool = False) -> str:
+    """The token form a browser signs in with when the server has a token: the pages (``/``,
+    ``/docs``) then take it from a cookie, as programs take it from ``Authorization``."""
+    note = "<p class='error'>That is not this server's token.</p>" if wrong else ""
+    return _page(
+        "chinese-poker solver",
+        note + "<form method='post' action='/login'><p><label>token "
+        "<input type='password' id='token' name='token' autocomplete='current-password'></label> "
+        "<button id='login' type='submit'>Sign in</button></p></form>",
+    )
+
+
 def docs_page(document: dict[str, Any]) -> str:
     """The OpenAPI document as a page: each path and method, what it takes and answers."""
     parts = [f"<p>{escape(document['info']['description'])}</p>"]
