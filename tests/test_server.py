@@ -116,10 +116,15 @@ def test_monte_carlo_is_the_library_s_for_its_seed(client: httpx.Client) -> None
 
 
 def test_settle_answers_the_settlement_and_its_explanation(client: httpx.Client) -> None:
-    r = client.post(
-        "/v1/settle", json={"decisions": ROUND, "rules": "pokerfever_eastern", "dealer": 1}
-    )
+    request = {"decisions": ROUND, "rules": "pokerfever_eastern", "dealer": 1}
+    short = client.post("/v1/settle", json=request)
+    assert short.status_code == 200 and "explanation" not in short.json()
+    r = client.post("/v1/settle", json={**request, "explain": True})
     assert r.status_code == 200, r.text
+    assert short.json() == {k: v for k, v in r.json().items() if k != "explanation"}
+    assert error_of(client.post("/v1/settle", json={**request, "explain": 1}), 422)["field"] == (
+        "explain"
+    )
     decisions = [cp.Setting.parse(ROUND[0]), cp.Setting.parse(ROUND[1]), cp.Surrender()]
     want = cp.settle(decisions, "pokerfever_eastern", dealer=1)
     body = r.json()

@@ -252,14 +252,15 @@ def settle_round(data: object, limits: Limits) -> JSON:
         raise invalid("decisions", f"expected a list of decisions, got {json_type(decisions)}")
     rules = rule_set(request["rules"])
     seats = [_decision(d, i) for i, d in enumerate(decisions)]
+    explain = request["explain"]
+    if not isinstance(explain, bool):
+        raise invalid("explain", f"expected true or false, got {json_type(explain)}")
     with blame("decisions", SETTLE):
         result = settle(seats, rules, bankrolls=request["bankrolls"], dealer=request["dealer"])
-    return {
-        "rules": rules.name,
-        **made_by(rules),
-        **result.to_dict(),
-        "explanation": result.explain(),
-    }
+    answer = {"rules": rules.name, **made_by(rules), **result.to_dict()}
+    if explain:  # about 3 KB of text: only for a client that asks
+        answer["explanation"] = result.explain()
+    return answer
 
 
 def naturals(data: object, limits: Limits) -> JSON:

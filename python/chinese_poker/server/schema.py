@@ -304,6 +304,12 @@ SETTLE = Model(
             "the dealer's seat",
             default=DEFAULT_DEALER,
         ),
+        Field(
+            "explain",
+            {"type": "boolean"},
+            "add the explanation of every number (Settlement.explain(), about 3 KB)",
+            default=False,
+        ),
     ),
 )
 
@@ -404,10 +410,14 @@ SETTLEMENT = _obj(
         "payments": {"type": "array", "items": {"type": "object"}},
         "capped": {"type": "boolean"},
         "bankrolls_after": {"type": ["array", "null"], "items": _INT},
-        "explanation": {**_STR, "description": "Settlement.explain(): every number and its rule"},
+        "explanation": {
+            **_STR,
+            "description": "with explain: Settlement.explain(), every number and its rule",
+        },
     },
-    "Settlement.to_dict(), the rule set's name and the explanation",
+    "Settlement.to_dict(), the rule set's name and digest, and the explanation if asked for",
 )
+SETTLEMENT["required"].remove("explanation")
 NATURALS_RESPONSE = _obj(
     {
         "hand": _STR,
