@@ -18,6 +18,22 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMe
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+/// Sets up, at import, what rust-numpy otherwise sets up on first use: numpy's C API (its
+/// capsule, found by importing numpy's `multiarray` module) and the shared borrow-checking
+/// API. Done lazily, the import ran Python code in the middle of the first call that returned
+/// or read an array, where a pending Ctrl-C made it fail and rust-numpy panicked
+/// (`PanicException`) instead of raising `KeyboardInterrupt`. Here the module imports are
+/// ours, with their errors (a Ctrl-C during `import chinese_poker` is a `KeyboardInterrupt`
+/// like any other), and what follows finds every module imported: no Python code runs, so no
+/// signal handler can fail it.
+pub fn set_up_numpy(py: Python<'_>) -> PyResult<()> {
+    // the module of both capsules (numpy 2: `numpy._core.multiarray`), imported with errors
+    numpy::get_array_module(py)?;
+    let probe = PyArray1::<u8>::zeros(py, 1, false); // the C API, now found without Python code
+    drop(probe.try_readonly()); // the borrow-checking API, published or found
+    Ok(())
+}
+
 /// The rows of a 2-D `uint8` array whose width is one of `widths`, copied row-major, and the
 /// width. Errors (`InvalidShapeError`) name `what` and say what was given.
 pub fn u8_rows(obj: &Bound<'_, PyAny>, what: &str, widths: &[usize]) -> PyResult<(Vec<u8>, usize)> {
@@ -67,6 +83,9 @@ pub fn u8_rows(obj: &Bound<'_, PyAny>, what: &str, widths: &[usize]) -> PyResult
     Ok((data, width))
 }
 
+/// Lines `parse_hands` reads between two runs of Python's signal handlers (a few milliseconds).
+const SIGNAL_CHECK_LINES: usize = 16_384;
+
 /// Card strings to a `(N, cards)` `uint8` array of codes, one row per line, in the order the
 /// cards are written. Errors name the line (0-based, as the array row) and the token.
 #[pyfunction]
@@ -103,6 +122,9 @@ pub fn parse_hands<'py>(
     let mut out: Vec<u8> = Vec::new();
     let mut n = 0usize;
     for (i, item) in iter.enumerate() {
+        if i % SIGNAL_CHECK_LINES == SIGNAL_CHECK_LINES - 1 {
+            py.check_signals()?; // Ctrl-C stops a long text within milliseconds
+        }
         let item = item?;
         let text = item.cast::<PyString>().map_err(|_| {
             line_err(

@@ -67,6 +67,7 @@ mod _core {
     #[pymodule_init]
     fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {
         use super::PyModuleMethods;
+        super::arrays::set_up_numpy(m.py())?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("MAX_THREADS", chinese_poker::parallel::MAX_THREADS)?;
         m.add("MIN_SAMPLES", chinese_poker::solve::MIN_SAMPLES)?;

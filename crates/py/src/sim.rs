@@ -85,7 +85,11 @@ pub fn deal<'py>(
     let players = args::players_arg(players, "players")?;
     let seed = args::seed_arg(seed, "seed")?;
     let first = first.map_or(Ok(0), |f| args::seed_arg(f, "first"))?;
-    let flat = py.detach(|| sim::deal(seed, first, rounds, players)).py()?;
+    // Ctrl-C stops the largest deal (about a second of work) within milliseconds
+    let flat = crate::interrupt::interruptible(py, |stop| {
+        sim::deal::deal_until(seed, first, rounds, players, stop)
+    })?
+    .py()?;
     PyArray1::from_vec(py, flat).reshape([rounds, players, 13])
 }
 

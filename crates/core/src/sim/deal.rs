@@ -67,10 +67,28 @@ pub fn deal_round(seed: u64, round: u64, players: usize) -> ([[u8; 13]; 4], u64)
 
 /// Rounds `first..first + count` of a run: a flat `count × players × 13` array of codes.
 pub fn deal(seed: u64, first: u64, count: usize, players: usize) -> Result<Vec<u8>> {
+    deal_until(seed, first, count, players, &crate::parallel::never)
+}
+
+/// Rounds dealt between two checks of [`deal_until`]'s `stop` (about a millisecond).
+const DEAL_CHECK_ROUNDS: u64 = 4096;
+
+/// [`deal`] that checks `stop` every few thousand rounds and returns `Error::Interrupted` once
+/// it says so: the largest deal (2^22 rounds, about a second) stops within milliseconds.
+pub fn deal_until(
+    seed: u64,
+    first: u64,
+    count: usize,
+    players: usize,
+    stop: crate::parallel::Stop,
+) -> Result<Vec<u8>> {
     crate::solve::check_players(players)?;
     check_round_range("rounds", first, count)?;
     let mut out = Vec::with_capacity(count * players * 13);
     for r in 0..count as u64 {
+        if r % DEAL_CHECK_ROUNDS == 0 && r > 0 && stop() {
+            return Err(Error::Interrupted);
+        }
         let (hands, _) = deal_round(seed, first + r, players);
         for hand in &hands[..players] {
             out.extend_from_slice(hand);
