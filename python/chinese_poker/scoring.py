@@ -22,13 +22,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from . import _core
+from . import _args, _core
 from ._core import Card, CardSet, HandRank, Matchup, Payment, PlayerResult, RowResult, Settlement
 from .display import Shown
 from .exceptions import (
     InvalidArgumentError,
     InvalidDecisionError,
     InvalidShapeError,
+    InvalidTypeError,
 )
 from .rules import NATURALS, NaturalName, RuleSet, Wheel
 
@@ -86,6 +87,10 @@ class Setting(Shown):
     @classmethod
     def parse(cls, text: str) -> Setting:
         """``"Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"`` (front / middle / back)."""
+        if not isinstance(text, str):
+            raise _args.arg_error(
+                InvalidTypeError, "text", f"expected a setting as text, got {type(text).__name__}"
+            )
         parts = text.split("/")
         if len(parts) != 3:
             raise InvalidShapeError(

@@ -41,7 +41,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _args, _core
 from ._args import path as _path
 from ._args import seed as _seed
 from ._args import threads as _threads
@@ -546,8 +546,14 @@ class BatchSolution(Shown):
     def decision(self, i: int) -> Setting | Declare | Surrender:
         """Hand ``i``'s decision: a :class:`Setting`, :class:`Declare` or :class:`Surrender`."""
         n = len(self.decisions)
-        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not -n <= i < n:
-            raise InvalidArgumentError(f"i: expected a hand index from {-n} to {n - 1}, got {i!r}")
+        if isinstance(i, bool) or not isinstance(i, int | np.integer):
+            raise _args.arg_error(
+                InvalidTypeError, "i", f"expected a hand index (an int), got {type(i).__name__}"
+            )
+        if not -n <= i < n:
+            raise _args.arg_error(
+                InvalidArgumentError, "i", f"expected a hand index from {-n} to {n - 1}, got {i!r}"
+            )
         return _core.decision_of_codes(
             self.settings[i].tolist(), int(self.decisions[i]), int(self.naturals[i])
         )

@@ -77,9 +77,9 @@ pub fn setting_rows<'py>(
 /// Whether a `Setting` (or `(front, middle, back)`) breaks back ≥ middle ≥ front under the
 /// wheel: the core's foul test.
 #[pyfunction]
-#[pyo3(signature = (setting, wheel = "low"))]
-pub fn is_foul(setting: &Bound<'_, PyAny>, wheel: &str) -> PyResult<bool> {
-    let wheel = super::eval::parse_wheel(wheel)?;
+#[pyo3(signature = (setting, wheel = None), text_signature = "(setting, wheel='low')")]
+pub fn is_foul(setting: &Bound<'_, PyAny>, wheel: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    let wheel = super::eval::wheel_arg(wheel)?;
     let s = match extract_decision(0, setting)? {
         Decision::Play(s) | Decision::Declare { setting: s, .. } => s,
         Decision::Surrender => {

@@ -25,6 +25,25 @@ pub fn parse_wheel(wheel: &str) -> PyResult<Wheel> {
     })
 }
 
+/// A `wheel=` argument as given (`None`: `"low"`): text naming a wheel, else an
+/// `InvalidTypeError` naming `wheel`.
+pub fn wheel_arg(wheel: Option<&Bound<'_, PyAny>>) -> PyResult<Wheel> {
+    let Some(obj) = wheel else {
+        return parse_wheel("low");
+    };
+    match obj.cast::<pyo3::types::PyString>() {
+        Ok(text) => parse_wheel(&text.to_cow()?),
+        Err(_) => Err(crate::errors::type_err(
+            "wheel",
+            "expected the name of a wheel ('low' or 'second')",
+            &obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+        )),
+    }
+}
+
 /// The rank of a 3- or 5-card row. Ranks of either size compare with each other by the rules'
 /// row comparison (a front equals a middle whose leading ranks it matches).
 #[pyclass(
@@ -140,9 +159,12 @@ impl PyHandRank {
 
 /// Evaluates one row of 3 or 5 distinct cards.
 #[pyfunction]
-#[pyo3(signature = (cards, wheel = "low"))]
-pub fn evaluate(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<PyHandRank> {
-    let w = parse_wheel(wheel)?;
+#[pyo3(signature = (cards, wheel = None), text_signature = "(cards, wheel='low')")]
+pub fn evaluate(
+    cards: &Bound<'_, PyAny>,
+    wheel: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyHandRank> {
+    let w = wheel_arg(wheel)?;
     if let Some(rank) = eval_code_sequence(cards, w) {
         return Ok(PyHandRank(rank));
     }
@@ -192,15 +214,18 @@ fn eval_code_sequence(obj: &Bound<'_, PyAny>, wheel: Wheel) -> Option<HandRank> 
 /// The array (any strides) is copied once before the GIL is released, so other threads may
 /// change it meanwhile without affecting the result.
 #[pyfunction]
-#[pyo3(signature = (codes, wheel = "low", threads = None))]
+#[pyo3(
+    signature = (codes, wheel = None, threads = None),
+    text_signature = "(codes, wheel='low', threads=None)"
+)]
 pub fn evaluate_batch<'py>(
     py: Python<'py>,
     codes: &Bound<'py, PyAny>,
-    wheel: &str,
+    wheel: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let threads = crate::args::threads_arg(threads)?;
-    let w = parse_wheel(wheel)?;
+    let w = wheel_arg(wheel)?;
     let (data, width) = super::arrays::u8_rows(codes, "codes", &[3, 5])?;
     let out = py.detach(|| -> chinese_poker::error::Result<Vec<u32>> {
         chinese_poker::card::validate_rows(&data, width, "codes")?;

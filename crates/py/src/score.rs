@@ -121,14 +121,14 @@ pub fn find_naturals<'py>(
 /// A setting of the 13-card `hand` that is certainly fouled (`Setting::fouled` in the core):
 /// what a seat that did not act plays under a rule set whose timeout fouls it.
 #[pyfunction]
-#[pyo3(signature = (hand, wheel = "low"))]
+#[pyo3(signature = (hand, wheel = None), text_signature = "(hand, wheel='low')")]
 pub fn fouled_setting<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
-    wheel: &str,
+    wheel: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let hand = super::solve::extract_hand(hand)?;
-    let wheel = super::eval::parse_wheel(wheel)?;
+    let wheel = super::eval::wheel_arg(wheel)?;
     py_setting(py, &chinese_poker::setting::Setting::fouled(&hand, wheel))
 }
 

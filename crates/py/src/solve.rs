@@ -176,12 +176,12 @@ impl PyRowValues {
 
 /// The raw ranks of every class, weakest first: (front: 455, five-card: 7,462) uint32 arrays.
 #[pyfunction]
-#[pyo3(signature = (wheel = "low"))]
+#[pyo3(signature = (wheel = None), text_signature = "(wheel='low')")]
 pub fn rank_classes<'py>(
     py: Python<'py>,
-    wheel: &str,
+    wheel: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Pair<'py, PyArray1<u32>, PyArray1<u32>>> {
-    let c = Classes::get(super::eval::parse_wheel(wheel)?);
+    let c = Classes::get(super::eval::wheel_arg(wheel)?);
     Ok((
         PyArray1::from_vec(py, c.front.clone()),
         PyArray1::from_vec(py, c.five.clone()),
@@ -210,10 +210,10 @@ fn splits_arrays<'py>(
 fn hand_splits<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
-    wheel: &str,
+    wheel: Option<&Bound<'py, PyAny>>,
     collect: impl FnOnce(&mut core_solve::Scratch, &[u8; 13], Wheel) -> Vec<Split> + Send,
 ) -> PyResult<SplitArrays<'py>> {
-    let w = super::eval::parse_wheel(wheel)?;
+    let w = super::eval::wheel_arg(wheel)?;
     let h = *extract_hand(hand)?.codes();
     let out = py.detach(|| with_scratch(|s| collect(s, &h, w)));
     splits_arrays(py, &h, &out)
@@ -221,11 +221,11 @@ fn hand_splits<'py>(
 
 /// Every legal setting of a hand: (codes (N, 13) front/middle/back, raw ranks (N, 3)).
 #[pyfunction]
-#[pyo3(signature = (hand, wheel = "low"))]
+#[pyo3(signature = (hand, wheel = None), text_signature = "(hand, wheel='low')")]
 pub fn legal_settings<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
-    wheel: &str,
+    wheel: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<SplitArrays<'py>> {
     hand_splits(py, hand, wheel, |s, h, w| {
         let mut out = Vec::new();
@@ -236,11 +236,11 @@ pub fn legal_settings<'py>(
 
 /// The Pareto frontier of a hand's legal settings, strongest back first (same arrays).
 #[pyfunction]
-#[pyo3(signature = (hand, wheel = "low"))]
+#[pyo3(signature = (hand, wheel = None), text_signature = "(hand, wheel='low')")]
 pub fn frontier<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
-    wheel: &str,
+    wheel: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<SplitArrays<'py>> {
     hand_splits(py, hand, wheel, |s, h, w| {
         s.frontier(h, w);
