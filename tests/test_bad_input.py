@@ -271,7 +271,7 @@ def test_damaged_tables_errors_say_what_is_wrong(tmp_path: Path) -> None:
         "flipped bytes": "cannot be read",
         "npy": "single .npy array",
         "strings": "front must be an array of numbers",
-        "objects": "cannot be read",
+        "objects": "front must be an array of numbers, got object",
         "wrong shape": r"back must have 7462 classes, got shape \(2, 7462\)",
         "negative": "middle is not a distribution",
         "all zero": "front is not a distribution",

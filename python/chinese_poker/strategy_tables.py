@@ -29,6 +29,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import math
 import os
 import secrets
 import tempfile
@@ -174,6 +175,65 @@ _NPY_MAGIC = b"\x93NUMPY"
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
+_MAX_META_CHARS = 1 << 18
+"""The longest ``meta`` text a tables file may hold (its JSON is a few hundred characters)."""
+
+
+def _row_check(name: str, size: int) -> Callable[[tuple[int, ...], np.dtype[Any]], str | None]:
+    def check(shape: tuple[int, ...], dtype: np.dtype[Any]) -> str | None:
+        if dtype.kind not in "iuf" or dtype.itemsize > 16:
+            return f"{name} must be an array of numbers, got {dtype} array"
+        if shape != (size,):
+            return f"{name} must have {size} classes, got shape {shape}"
+        return None
+
+    return check
+
+
+def _meta_check(shape: tuple[int, ...], dtype: np.dtype[Any]) -> str | None:
+    if shape != () or dtype.kind != "U":
+        return "meta must be a JSON text"
+    if dtype.itemsize > 4 * _MAX_META_CHARS:
+        return f"meta is longer than {_MAX_META_CHARS} characters"
+    return None
+
+
+def _member(
+    path: Path,
+    z: zipfile.ZipFile,
+    name: str,
+    check: Callable[[tuple[int, ...], np.dtype[Any]], str | None],
+) -> npt.NDArray[Any] | None:
+    """The archive member ``name`` (``name.npy``, or ``name`` as numpy also accepts) as an
+    array, ``None`` where there is none. Its shape and dtype are read from its ``.npy`` header
+    and refused by ``check`` before any of its data is read, and no more than that shape's
+    bytes are ever inflated: a small file claiming, or inflating to, a huge array costs
+    nothing."""
+    names = set(z.namelist())
+    member = next((n for n in (f"{name}.npy", name) if n in names), None)
+    if member is None:
+        return None
+    with z.open(member) as f:
+        version = np.lib.format.read_magic(f)
+        read_header = (
+            np.lib.format.read_array_header_1_0
+            if version == (1, 0)
+            else np.lib.format.read_array_header_2_0
+        )
+        shape, fortran, dtype = read_header(f)
+        why = check(tuple(shape), dtype)
+        if why is not None:
+            raise _bad(path, why)
+        count = math.prod(shape)
+        data = f.read(count * dtype.itemsize)
+        if len(data) != count * dtype.itemsize:
+            raise _bad(path, f"cannot be read ({name} is truncated)")
+        if f.read(1):
+            raise _bad(path, f"cannot be read ({name} holds more than its header says)")
+    arr = np.frombuffer(data, dtype=dtype, count=count)
+    return arr.reshape(shape, order="F" if fortran else "C")
+
+
 def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Reads and validates a tables file: the three row distributions (normalised ``float64``
     arrays) and ``meta``. Raises ``InvalidTablesError`` naming the file for anything wrong with
@@ -192,18 +252,17 @@ def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
             if not head.startswith(_ZIP_MAGIC):
                 raise _bad(p, "not a tables file (not an .npz archive)")
             fh.seek(0)
-            loaded = np.load(fh, allow_pickle=False)
-            if not isinstance(loaded, np.lib.npyio.NpzFile):
-                raise _bad(p, "not a tables file (not an .npz archive)")
-            with loaded as z:
+            with zipfile.ZipFile(fh) as z:
                 rows = {}
                 for name, size in ROWS:
-                    if name not in z.files:
+                    arr = _member(p, z, name, _row_check(name, size))
+                    if arr is None:
                         raise _bad(p, f"not a tables file (no {name} array)")
-                    rows[name] = _distribution(p, name, size, z[name])
-                if "meta" not in z.files:
+                    rows[name] = _distribution(p, name, size, arr)
+                raw = _member(p, z, "meta", _meta_check)
+                if raw is None:
                     raise _bad(p, "not a tables file (no meta)")
-                meta = _meta(p, z["meta"])
+                meta = _meta(p, raw)
     except InvalidTablesError:
         raise
     except _READ_ERRORS as e:
