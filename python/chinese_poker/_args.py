@@ -114,7 +114,10 @@ def number(name: str, value: object) -> float:
         value, int | float | np.integer | np.floating
     ):
         raise arg_error(InvalidTypeError, name, f"expected a number, got {type(value).__name__}")
-    out = float(value)
+    try:
+        out = float(value)
+    except OverflowError:  # an int past a float's range
+        out = math.inf
     if not math.isfinite(out):
         raise arg_error(InvalidArgumentError, name, f"expected a finite number, got {out}")
     return out

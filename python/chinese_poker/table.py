@@ -25,13 +25,14 @@ have played.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -119,8 +120,29 @@ class RoundRecord(Shown):
         }
 
     @classmethod
-    def _from_dict(cls, data: Mapping[str, Any]) -> RoundRecord:
+    def _from_dict(cls, data: Mapping[str, Any], at: int = 0) -> RoundRecord:
+        """A saved round, checked whole: cards that exist, one hand, decision and total per
+        seat dealt in, totals that sum to zero, bankrolls within their bounds."""
+        where = f"rounds[{at}]"
         after = data["bankrolls_after"]
+        seats = _ints(data["seats"])
+        hands = tuple(tuple(int(c) for c in h) for h in data["hands"])
+        for h in hands:
+            bad = [c for c in h if not 0 <= c < 52]
+            if bad or len(h) != 13 or len(set(h)) != 13:
+                what = f"card code {bad[0]} (codes are 0 to 51)" if bad else f"hand {list(h)}"
+                raise _saved_error(f"{where}.hands", f"{what} is not a dealt hand")
+        totals = _ints(data["totals"])
+        n = len(seats)
+        if not (_core.MIN_PLAYERS <= n <= _core.MAX_PLAYERS) or len(hands) != n or len(totals) != n:
+            raise _saved_error(where, "expected one hand and one total per seat dealt in")
+        if len(data["decisions"]) != n or (after is not None and len(after) != n):
+            raise _saved_error(where, "expected one decision and bankroll per seat dealt in")
+        if sum(totals) != 0:
+            raise _saved_error(f"{where}.totals", f"{list(totals)} do not sum to zero")
+        bound = _core.MAX_BANKROLL
+        if after is not None and any(not -bound <= int(b) <= bound for b in after):
+            raise _saved_error(f"{where}.bankrolls_after", "past MAX_BANKROLL")
         return cls(
             round=int(data["round"]),
             dealer=int(data["dealer"]),
@@ -277,6 +299,45 @@ def _state_error(reason: str, seat: int | None = None) -> InvalidArgumentError:
     return e
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _atomic(method: F) -> F:
+    """A table operation that either happens whole or not at all: whatever it raises (a
+    clock, a policy or a settlement that fails, a Ctrl-C), the table is left as it was. The
+    table's state is its attributes (lists and dicts copied, the rest replaced, never changed
+    in place); the history is only appended to, as the last step of ``settle`` that can
+    fail."""
+
+    @functools.wraps(method)
+    def run(self: Table, *args: Any, **kwargs: Any) -> Any:
+        saved = {
+            k: (v.copy() if isinstance(v, list | dict) else v)
+            for k, v in vars(self).items()
+            if k != "history"
+        }
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException:
+            vars(self).update(saved)
+            raise
+
+    return run  # type: ignore[return-value]
+
+
+def _check_bounds_total(bankrolls: Sequence[int], name: str) -> None:
+    """Under a bankroll cap the money at a table is at most ``MAX_BANKROLL`` in all: payments
+    only move it between seats, so no bankroll can pass the bound."""
+    total = sum(bankrolls)
+    if total > _core.MAX_BANKROLL:
+        raise _args.arg_error(
+            InvalidArgumentError,
+            name,
+            f"the bankrolls at a table capped by bankroll hold at most MAX_BANKROLL = "
+            f"{_core.MAX_BANKROLL} in all, got {total}",
+        )
+
+
 def _upgrade_v2(data: Mapping[str, Any]) -> dict[str, Any]:
     """A version 2 save in version 3's terms: seats 0..players-1, every seat dealt in every
     round (a busted seat played on: ``on_bust="play"``), no deadline, nothing joined or left."""
@@ -310,7 +371,10 @@ class Table(Shown):
     nor win anything (the cap limits both to its bankroll), ``"sit_out"`` leaves it out of the
     deals (:attr:`sitting_out`), ``"stop"`` refuses to deal until it is topped up or has left.
     Without the cap bankrolls are only kept: a seat may go into debt (a negative bankroll) and
-    play on, and nobody is ever busted.
+    play on, and nobody is ever busted. Bankrolls stay within ``MAX_BANKROLL``: under the cap
+    the money at a table is at most ``MAX_BANKROLL`` in all (the constructor, :meth:`join` and
+    :meth:`top_up` refuse more), and payments only move it between seats; without the cap a
+    debt or a fortune stops at ``-MAX_BANKROLL`` or ``MAX_BANKROLL``.
 
     Seats join (:meth:`join`) and leave (:meth:`leave`) between rounds, keeping 2 to 4
     (``MIN_PLAYERS`` to ``MAX_PLAYERS``) seats at the table; a seat keeps its number while it
@@ -339,8 +403,10 @@ class Table(Shown):
     cards dealt to its seat (else ``InvalidDecisionError`` naming the seat); a Python policy is
     given a read-only copy of its hand. A call the table cannot take in its state (a join
     during a round, a settle before the deadline, ...) is an ``InvalidArgumentError`` saying
-    why, naming the seat (``player``) where there is one. :meth:`to_json` saves the table at
-    any point and :meth:`from_json` resumes it.
+    why, naming the seat (``player``) where there is one. An operation that fails (a clock or
+    a policy that raises, a refused decision, Ctrl-C) leaves the table as it was.
+    :meth:`to_json` saves the table at any point and :meth:`from_json` resumes it, checking
+    the whole save first (cards, zero-sum totals, the clock within the deadline).
     """
 
     def __init__(
@@ -387,7 +453,11 @@ class Table(Shown):
         if bankrolls is None:
             return None
         read = _core.read_bankrolls(bankrolls, self.rules.compiled, len(seats))
-        return None if read is None else dict(zip(seats, read, strict=True))
+        if read is None:
+            return None
+        if self.rules.bankroll_cap:
+            _check_bounds_total(read, "bankrolls")
+        return dict(zip(seats, read, strict=True))
 
     # -- seats -----------------------------------------------------------------------------
 
@@ -424,6 +494,7 @@ class Table(Shown):
                 seat,
             )
 
+    @_atomic
     def join(self, policy: PolicyLike | None = None, bankroll: int | None = None) -> int:
         """Seats a player between rounds and returns its seat: the next number never used at
         this table, sitting after the highest one. ``policy``: how :meth:`ask` sets it (default
@@ -468,8 +539,11 @@ class Table(Shown):
         except ChinesePokerError as e:
             raise _args.renamed(e, "bankroll") from None
         assert read is not None
+        if self.rules.bankroll_cap:
+            _check_bounds_total(read, "bankroll")
         return read[-1]
 
+    @_atomic
     def leave(self, seat: int) -> int | None:
         """Takes a seat away between rounds and returns its bankroll (``None`` if the table
         keeps none); its number is not given again. The table keeps at least ``MIN_PLAYERS``
@@ -519,6 +593,7 @@ class Table(Shown):
             return tuple(s for s in self._seats if s not in self._dealt)
         return self.busted if self.on_bust == "sit_out" else ()
 
+    @_atomic
     def top_up(self, seat: int, amount: int) -> None:
         """Adds ``amount`` (0 or more) to a seat's bankroll, between rounds or during one (a
         seat sitting a round out is dealt in again from the next round on)."""
@@ -527,7 +602,10 @@ class Table(Shown):
         s = self._member(seat)
         add = _args.whole("amount", amount, 0, _core.MAX_BANKROLL)
         new = {**self._bank, s: self._bank[s] + add}
-        self._bank = self._read_bankrolls([new[x] for x in self._seats], self._seats)
+        try:
+            self._bank = self._read_bankrolls([new[x] for x in self._seats], self._seats)
+        except ChinesePokerError as e:
+            raise _args.renamed(e, "amount") from None
 
     # -- a round ---------------------------------------------------------------------------
 
@@ -545,6 +623,7 @@ class Table(Shown):
             return None
         return tuple(tuple(Card(int(c)) for c in h) for h in self._hands)
 
+    @_atomic
     def deal(self) -> tuple[tuple[Card, ...], ...]:
         """Deals the next round to the seats not sitting out and returns their hands, in the
         order of :attr:`dealt`; the deadline, if any, starts now."""
@@ -629,6 +708,7 @@ class Table(Shown):
         _core.decision_codes(d, seat, self._hand(seat))
         return d
 
+    @_atomic
     def act(self, seat: int, decision: DecisionLike) -> None:
         """Records a seat's decision (its own 13 cards; acting again replaces it)."""
         s = self._open_seat(seat)
@@ -655,6 +735,7 @@ class Table(Shown):
         self._decisions[seat] = d
         return d
 
+    @_atomic
     def ask(self, seat: int) -> Decision:
         """Sets a seat with its policy, records and returns the decision."""
         s = self._open_seat(seat)
@@ -673,6 +754,7 @@ class Table(Shown):
         d = self._decisions.get(seat)
         return self._timeout_decision(seat) if d is None else d
 
+    @_atomic
     def settle(self) -> Settlement:
         """Settles the round: seats that did not act time out under the rule set's ``timeout``
         (under a deadline, only once it has passed); payments are capped by bankroll in dealer
@@ -733,14 +815,19 @@ class Table(Shown):
         if self._bank is None or owned is None or self._dealt is None:
             return None
         capped = result.bankrolls_after
-        after = (
-            tuple(capped)
+        bound = _core.MAX_BANKROLL
+        # under the cap the money at the table is at most the bound in all (see
+        # _check_bounds_total); without it a debt or a fortune stops at the bound
+        moved = (
+            capped
             if capped is not None
-            else tuple(b + t for b, t in zip(owned, result.totals, strict=True))
+            else [b + t for b, t in zip(owned, result.totals, strict=True)]
         )
+        after = tuple(max(-bound, min(bound, b)) for b in moved)
         self._bank.update(zip(self._dealt, after, strict=True))
         return after
 
+    @_atomic
     def play_round(self) -> Settlement:
         """Deals, asks every dealt seat's policy and settles: one whole round. Under a
         deadline, the seats not set by the time it passes time out."""
@@ -784,8 +871,21 @@ class Table(Shown):
         ones in full), dealer, bankrolls, bust rule, deadline, round counter, seed, the seats
         that joined or left since the last round, the round in progress (who was dealt in,
         their decisions, the time left), and the history (the last ``history`` rounds where
-        bounded). :meth:`from_json` resumes it."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        bounded). :meth:`from_json` resumes it. Ctrl-C stops it within a round's text."""
+        data = self.to_dict()
+        if indent is not None:
+            # json's indenting encoder is Python code: Python sees Ctrl-C as it runs
+            return json.dumps(data, indent=indent, ensure_ascii=False)
+        # the compact encoder is C, one call for the whole history: a round at a time instead
+        # (the same text), so that Python sees Ctrl-C between rounds
+        rounds = data.pop("rounds")
+        head = json.dumps({**data, "rounds": []}, ensure_ascii=False)
+        assert head.endswith("[]}")  # "rounds" is the last key
+        parts = [head[:-2]]
+        for i, r in enumerate(rounds):
+            parts.append((", " if i else "") + json.dumps(r, ensure_ascii=False))
+        parts.append("]}")
+        return "".join(parts)
 
     @classmethod
     def from_json(
@@ -800,6 +900,10 @@ class Table(Shown):
         seat in seating order (``None`` keeps the saved one); a seat whose saved policy was a
         Python callable must be given one here. ``clock``: the clock of the deadline, which
         restarts with the time that was left when the table was saved."""
+        if not isinstance(text, str | bytes | bytearray):
+            raise _args.arg_error(
+                InvalidTypeError, "text", f"expected JSON text, got {type(text).__name__}"
+            )
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as e:
@@ -827,9 +931,10 @@ class Table(Shown):
             )
         except ChinesePokerError:
             raise  # names what is wrong already
-        except (KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
-            # a damaged file: one clear error, never a raw one
-            raise _saved_error("content", f"missing or malformed {e}") from None
+        except Exception as e:
+            # a damaged file (a missing field, a wrong type, a number out of any range, a
+            # nesting too deep): one clear error, never a raw one
+            raise _saved_error("content", f"missing or malformed {type(e).__name__}: {e}") from None
 
     @classmethod
     def _restore(
@@ -855,7 +960,7 @@ class Table(Shown):
         table.round = _args.seed("round", data["round"])
         table._joined = list(_ints(data["joined"]))
         table._left = list(_ints(data["left"]))
-        table.history.extend(RoundRecord._from_dict(r) for r in data["rounds"])
+        table.history.extend(RoundRecord._from_dict(r, i) for i, r in enumerate(data["rounds"]))
         if data["dealt"] is not None:
             table._resume_round(data)
         return table
@@ -920,7 +1025,11 @@ class Table(Shown):
         self._start(dealt)
         if self.deadline is not None:
             left = _args.number("time_left", data["time_left"])
-            self._due = self._now() + max(0.0, left)
+            if not 0 <= left <= self.deadline:
+                raise _saved_error(
+                    "time_left", f"expected 0 to the deadline's {self.deadline:g} s, got {left:g}"
+                )
+            self._due = self._now() + left
         for s, d in data["pending"].items():
             # decisions taken before the deadline stand, even if it has passed since
             seat = self._member(int(s), "pending")
