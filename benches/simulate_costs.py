@@ -53,7 +53,7 @@ def round_costs(rounds: int, repeats: int) -> dict[str, float]:
     assert np.array_equal(batch.settings, run.columns["setting"])
     settings = run.columns["setting"].reshape(rounds, 4, 13)
     choices = run.columns["choice"].reshape(rounds, 4)
-    naturals = run.columns["natural"].reshape(rounds, 4)
+    naturals = run.columns["declared"].reshape(rounds, 4)
     points = cp.settle_batch(settings, RULES, choices, naturals, threads=1)
     assert np.array_equal(points.reshape(-1), run.columns["points"])
     with tempfile.TemporaryDirectory() as d:

@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import warnings
 import zipfile
 from collections.abc import Callable, Iterator
@@ -1234,3 +1235,179 @@ test_fuzz_table_state_machine = TableMachine.TestCase
 @pytest.mark.parametrize("profile", ["quick", "long"])
 def test_profiles_are_registered(profile: str) -> None:
     assert settings.get_profile(profile).deadline is None
+
+
+# -- mutation fuzz of saved data: saved Tables, manifests, tables files (issue 41) -------------
+
+ODD_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([-1, 0, 1, 52, 99, 2**63, 1.5, 1e308, -0.0, "", "x", "99", [], {}, [[[]]]]),
+    st.text(max_size=4),
+)
+
+
+@st.composite
+def json_mutation(draw: st.DrawFn, data: Any) -> Any:
+    """``data`` (JSON) with one to three mutations at random places: a value replaced by an
+    odd one, a key dropped, a list item dropped or doubled."""
+    data = json.loads(json.dumps(data))
+    for _ in range(draw(st.integers(1, 3))):
+        node, path = data, []
+        while isinstance(node, dict | list) and node and draw(st.integers(0, 3)):
+            key = draw(
+                st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node)))
+            )
+            path.append((node, key))
+            node = node[key]
+        if not path:
+            continue
+        parent, key = path[-1]
+        how = draw(st.sampled_from(["replace", "drop", "double"]))
+        if how == "replace":
+            parent[key] = draw(ODD_VALUES)
+        elif how == "drop":
+            del parent[key]
+        elif isinstance(parent, list):
+            parent.insert(key, json.loads(json.dumps(parent[key])))
+        else:
+            parent[key] = [parent[key], parent[key]]
+    return data
+
+
+def _saved_table() -> dict[str, Any]:
+    t = cp.Table(3, "maceplay", bankrolls=[50, 50, 50], deadline=30, policies=[cp.Greedy()] * 3)
+    t.play_round()
+    t.play_round()
+    t.deal()
+    t.ask(t.dealt[0])  # type: ignore[index]
+    return json.loads(t.to_json())
+
+
+_SAVED_TABLE = None
+
+
+@examples(300)
+@given(st.data())
+def test_fuzz_saved_table_mutations(data: st.DataObject) -> None:
+    global _SAVED_TABLE
+    if _SAVED_TABLE is None:
+        _SAVED_TABLE = _saved_table()
+    mutated = data.draw(json_mutation(_SAVED_TABLE))
+    table = attempt(lambda: cp.Table.from_json(json.dumps(mutated)), DATA_ONLY)
+    if table is not None:
+        # a table that restores is whole: it saves, restores again and plays on
+        again = cp.Table.from_json(table.to_json())
+        first, second = table.to_dict(), again.to_dict()
+        first.pop("time_left"), second.pop("time_left")  # the clock runs on
+        assert first == second
+        attempt(again.settle if again.dealt is not None else again.play_round, DATA_ONLY)
+
+
+@pytest.fixture(scope="module")
+def simulation_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("pyarrow")
+    out = tmp_path_factory.mktemp("fuzz") / "run"
+    cp.simulate(40, 3, "maceplay", [cp.Greedy()] * 3, seed=3, progress=False, out=out)
+    return out
+
+
+@examples(150)
+@given(st.data())
+def test_fuzz_manifest_mutations(simulation_dir: Path, data: st.DataObject) -> None:
+    import shutil
+
+    from chinese_poker import _dataset
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "run"
+        shutil.copytree(simulation_dir, out)
+        mutated = data.draw(json_mutation(_dataset.load_manifest(out)))
+        _dataset._atomic_write(
+            out / _dataset.MANIFEST, _dataset._manifest_file(json.dumps(mutated))
+        )
+        back = attempt(lambda: cp.read_simulation(out), DATA_ONLY)
+        if back is not None:
+            assert back.columns is not None
+            assert len(back.columns["points"]) == back.rounds * back.players
+        run = attempt(
+            lambda: cp.simulate(
+                40, 3, "maceplay", [cp.Greedy()] * 3, seed=3, progress=False, out=out, resume=True
+            ),
+            DATA_ONLY,
+        )
+        if run is not None:  # resumed: the run is whole and verified again
+            assert cp.read_simulation(out).rounds == 40
+
+
+@examples(100)
+@given(
+    st.sampled_from(["front", "middle", "back", "meta"]),
+    st.one_of(
+        st.tuples(st.integers(0, 2**40)),
+        st.tuples(st.integers(0, 9999), st.integers(0, 9999)),
+        st.just(()),
+    ),
+    st.sampled_from(["<f8", "<i4", "|u1", "<U8", "<c16", "|O", "<f2", "|V8", "<U99999999"]),
+    st.integers(0, 64),
+)
+def test_fuzz_tables_member_headers(
+    member: str, shape: tuple[int, ...], descr: str, extra: int
+) -> None:
+    shipped = tables.shipped_tables_path("maceplay", 4)
+    assert shipped is not None
+    good = tables.read_tables(shipped)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.npz"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+            for name in ("front", "middle", "back", "meta"):
+                buf = io.BytesIO()
+                if name == member:
+                    header = repr({"descr": descr, "fortran_order": False, "shape": shape}).encode()
+                    header += b" " * (63 - (len(header) + 10) % 64) + b"\n"
+                    buf.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header)
+                    buf.write(bytes(min(extra * 1000, 1 << 16)))
+                else:
+                    value = np.array(json.dumps(good["meta"])) if name == "meta" else good[name]
+                    np.save(buf, value)
+                z.writestr(f"{name}.npy", buf.getvalue())
+        attempt(lambda: tables.read_tables(path), DATA_ONLY)
+
+
+# -- Ctrl-C at random moments of a fresh process's first calls (issue 41) ----------------------
+
+FIRST_CALLS = {
+    "deal": "cp.deal(4194304, 4, 1)",
+    "parse_hands": "cp.parse_hands(['As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s'] * 2_000_000)",
+    "solve_batch": "cp.solve_batch(cp.deal(20000, 4, 1).reshape(-1, 13), 'maceplay', 4)",
+    "evaluate_batch": "cp.evaluate_batch(cp.deal(4194304, 4, 1).reshape(-1, 13)[:, :5])",
+}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
+@examples(4)
+@given(st.sampled_from(sorted(FIRST_CALLS)), st.floats(0.0, 0.8))
+def test_fuzz_ctrl_c_during_a_fresh_process_first_calls(call: str, delay: float) -> None:
+    import signal
+
+    code = f"import chinese_poker as cp\n{FIRST_CALLS[call]}\n"
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        time.sleep(delay)
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=30)
+        took = time.perf_counter() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert "panicked" not in err and "PanicException" not in err, err
+    # stopped by the Ctrl-C (KeyboardInterrupt, so -SIGINT) or finished before it came
+    assert child.returncode in (0, -signal.SIGINT), (child.returncode, err)
+    if child.returncode != 0:
+        assert "KeyboardInterrupt" in err or not err.strip(), err
+        assert took < 1.5, took

@@ -176,3 +176,40 @@ def test_cli_tables_train_exits_130(tmp_path: Path) -> None:
     assert took < STOP_BOUND, (took, out)
     assert code == 130, out
     assert not (tmp_path / "t.npz").exists() and not list(tmp_path.iterdir()), out
+
+
+# -- issue 41: the long calls that ignored Ctrl-C for 1.2-3.2 s, and Ctrl-C in a fresh process's
+# first array call (a panic inside numpy's set-up). The bound here is a second.
+
+FAST_BOUND = 1.0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
+@pytest.mark.parametrize(
+    ("setup", "call"),
+    [
+        ("", "cp.deal(4194304, 4, 1)"),
+        ("lines = ['As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s'] * 3_000_000", "cp.parse_hands(lines)"),
+        (
+            "run = cp.simulate(400_000, 4, 'maceplay', [cp.Greedy()] * 4, progress=False)",
+            "run.to_parquet(sys.argv[1])",
+        ),
+        (
+            "t = cp.Table(4, policies=[cp.Greedy()] * 4, bankrolls=[1000] * 4)\n"
+            "for _ in range(6000): t.play_round()\n"
+            "d = t.to_dict()",
+            "t.to_json(indent=None)",
+        ),
+    ],
+    ids=["deal", "parse_hands", "to_parquet", "to_json"],
+)
+def test_long_calls_stop_within_a_second_without_a_panic(
+    tmp_path: Path, setup: str, call: str
+) -> None:
+    code = f"import sys\nimport chinese_poker as cp\n{setup}\nprint('ready', flush=True)\n{call}\n"
+    args = [sys.executable, "-c", code, str(tmp_path / "x.parquet")]
+    took, rc, out = _interrupt(args, "ready", delay=0.2)
+    assert "panicked" not in out and "PanicException" not in out, out
+    assert rc == -signal.SIGINT and "KeyboardInterrupt" in out, out
+    assert took < FAST_BOUND, (took, out)
+    assert not list(tmp_path.iterdir())  # nothing half-written left behind

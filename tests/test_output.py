@@ -66,7 +66,7 @@ def test_out_writes_parts_and_a_manifest_and_reads_back(
     assert run.summary() == want.summary()
     names = sorted(os.listdir(tmp_path / "run"))
     assert _dataset.MANIFEST in names and len(names) > 3  # several parts
-    manifest = json.loads((tmp_path / "run" / _dataset.MANIFEST).read_text())
+    manifest = _dataset.load_manifest(tmp_path / "run")
     assert manifest["complete"] and manifest["done"] == 1000 and manifest["seed"] == 5
     assert manifest["schema_version"] == _dataset.SCHEMA_VERSION and manifest["players"] == 3
     assert manifest["package_version"] == cp.__version__
@@ -190,12 +190,11 @@ def test_a_part_written_but_not_listed_is_adopted_and_a_stray_one_removed(
     want = _run(400)
     out = tmp_path / "run"
     _run(400, out=out)
-    manifest_path = out / _dataset.MANIFEST
-    manifest = json.loads(manifest_path.read_text())
+    manifest = _dataset.load_manifest(out)
     dropped = manifest["parts"].pop()  # as if killed before this part reached the manifest
     manifest["done"] -= dropped["count"]
     manifest["complete"] = False
-    manifest_path.write_text(json.dumps(manifest))
+    _dataset.store_manifest(out, manifest)
     (out / ".part-0000000000007.1.tmp").write_bytes(b"half a part")
     stray = _dataset.part_name(10**9)
     (out / stray).write_bytes(b"an old run's part")
@@ -303,7 +302,7 @@ def _check_prefix_rows(out: Path, want: dict[str, np.ndarray]) -> int:
     idx = keys.astype(np.int64)
     for name in COLUMNS:
         assert np.array_equal(got[name], want[name][idx], equal_nan=True), name
-    manifest = json.loads((out / _dataset.MANIFEST).read_text())
+    manifest = _dataset.load_manifest(out)
     listed = sum(p["count"] for p in manifest["parts"])
     assert listed * 3 <= len(keys)  # every part the manifest lists is on disk
     return len(keys) // 3

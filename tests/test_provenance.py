@@ -54,7 +54,7 @@ def _labels_match_codes(table: Any, cols: dict[str, np.ndarray]) -> None:
     """Every code column is a dictionary column whose labels are the core's names of the
     codes (a natural of none is null)."""
     names = {"choice": _core.CHOICE_NAMES, "status": _core.STATUS_NAMES}
-    names["natural"] = _core.NATURAL_NAMES
+    names["declared"] = _core.NATURAL_NAMES
     for name, labels in names.items():
         assert pa.types.is_dictionary(table.schema.field(name).type), name
         want = [None if c == _core.NO_NATURAL else labels[c] for c in cols[name].tolist()]
@@ -76,11 +76,11 @@ def test_a_parquet_file_holds_its_provenance_and_labels(run: cp.Simulation, tmp_
     assert meta["package_version"] == cp.__version__
     table = pq.read_table(path)
     _labels_match_codes(table, run.columns)
-    assert (run.columns["natural"] != _core.NO_NATURAL).any(), "the run declares naturals"
+    assert (run.columns["declared"] != _core.NO_NATURAL).any(), "the run declares naturals"
     # pandas and polars read the labels as categories
     assert table.to_pandas()["status"].dtype == "category"
     pl = pytest.importorskip("polars")
-    assert run.to_polars()["natural"].dtype == pl.Categorical
+    assert run.to_polars()["declared"].dtype == pl.Categorical
 
 
 def test_read_simulation_restores_rows_summary_and_provenance(
@@ -121,7 +121,7 @@ def test_every_part_of_a_simulation_directory_describes_itself(
     assert stored.columns is None and stored.provenance == run.provenance
     # pooled by policy from the parts, a block of points at a time, as from the rows kept
     assert stored.summary(by="policy") == run.summary(by="policy")
-    manifest = json.loads((out / _dataset.MANIFEST).read_text())
+    manifest = _dataset.load_manifest(out)
     assert len(manifest["parts"]) == 3
     for part in manifest["parts"]:
         meta = _meta(out / part["file"])

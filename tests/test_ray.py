@@ -3,7 +3,6 @@ written as Parquet parts per shard."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -124,10 +123,10 @@ def test_ray_output_survives_a_crashed_task_and_resumes_exactly(
     cp.simulate(300, 2, "maceplay", pols2, shards=2, overwrite=True, **kw)
     assert len(list(out.glob("part-*.parquet"))) == 2 and pq.read_table(out).num_rows == 600
     # a cut run: the second shard's part neither listed nor on disk
-    manifest = json.loads((out / _dataset.MANIFEST).read_text())
+    manifest = _dataset.load_manifest(out)
     gone = manifest["parts"].pop()
     (out / gone["file"]).unlink()
-    (out / _dataset.MANIFEST).write_text(json.dumps(manifest))
+    _dataset.store_manifest(out, manifest)
     assert cp.read_simulation(out).interrupted
     resumed = cp.simulate(300, 2, "maceplay", pols2, shards=3, resume=True, **kw)
     assert resumed.rounds == 300 and not resumed.interrupted

@@ -67,7 +67,7 @@ def test_every_round_settles_exactly_as_cp_settle(rules: str) -> None:
             if choice == 2:
                 decisions.append(cp.Surrender())
             elif choice == 1:
-                natural = cp.rules.NATURALS[int(cols["natural"][i])]
+                natural = cp.rules.NATURALS[int(cols["declared"][i])]
                 decisions.append(cp.Declare(natural, _setting(cols["setting"][i])))
             else:
                 decisions.append(_setting(cols["setting"][i]))
@@ -102,7 +102,7 @@ def test_settle_batch_matches_cp_settle_and_names_bad_rows() -> None:
     assert cols is not None
     settings = cols["setting"].reshape(50, 4, 13)
     pts = cp.settle_batch(
-        settings, "maceplay", cols["choice"].reshape(50, 4), cols["natural"].reshape(50, 4)
+        settings, "maceplay", cols["choice"].reshape(50, 4), cols["declared"].reshape(50, 4)
     )
     assert np.array_equal(pts, cols["points"].reshape(50, 4))
     bad = settings.copy()

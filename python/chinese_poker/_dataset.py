@@ -31,6 +31,9 @@ import hashlib
 import json
 import os
 import re
+import socket
+import stat
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,17 +48,36 @@ from .exceptions import ChinesePokerError, InvalidArgumentError, InvalidTypeErro
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["FORMAT", "LABELS", "MANIFEST", "METADATA_KEY", "RUN_KEYS", "SCHEMA_VERSION"]
+__all__ = [
+    "COLUMNS",
+    "FORMAT",
+    "LABELS",
+    "MANIFEST",
+    "METADATA_KEY",
+    "READ_VERSIONS",
+    "RUN_KEYS",
+    "SCHEMA_VERSION",
+]
 
 FORMAT = "chinese-poker-simulation"
 """The ``format`` of a simulation's manifest and of its parts' Parquet metadata."""
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the rows' columns and of the run description (manifest and Parquet
-metadata); a dataset of another version is read only by a package that knows it. 2: the code
-columns are labelled dictionary columns, and the description holds the package version and
-each file's round range (1: bare codes)."""
-MANIFEST = "_manifest.json"
-"""The manifest's file name inside a simulation directory."""
+metadata). 3: the column of the natural declared is ``declared`` (``natural`` is a reserved
+word in SQL) and a directory's manifest is ``_manifest.parquet``; 2: ``natural`` and
+``_manifest.json``; 1: bare codes, not read any more. A package reads the versions of
+:data:`READ_VERSIONS`, and resumes a directory in the version it was written in."""
+READ_VERSIONS = (2, 3)
+"""The schema versions this package reads (and resumes)."""
+MANIFEST = "_manifest.parquet"
+"""The manifest's file name inside a simulation directory: a Parquet file of no rows with the
+parts' columns, its key-value metadata the manifest's JSON (under :data:`MANIFEST_KEY`), so
+that a reader of every ``*.parquet`` file of the directory (polars, DuckDB) reads the rows
+alone, and one that skips ``_`` files (pyarrow, Spark) never sees it."""
+LEGACY_MANIFEST = "_manifest.json"
+"""The manifest of a schema version 2 directory (still read and resumed)."""
+MANIFEST_KEY = b"chinese_poker_manifest"
+"""The key of the manifest's JSON in :data:`MANIFEST`'s Parquet metadata."""
 METADATA_KEY = b"chinese_poker"
 """The one key of a simulation's Parquet key-value metadata: its run description, as JSON."""
 _META_KEY = METADATA_KEY
@@ -66,12 +88,29 @@ nothing else (``tables``: the digest and source of the strategy tables each seat
 LABELS: dict[str, tuple[str, ...]] = {
     "choice": _core.CHOICE_NAMES,
     "status": _core.STATUS_NAMES,
-    "natural": _core.NATURAL_NAMES,
+    "declared": _core.NATURAL_NAMES,
 }
 """The code columns and their labels, the core's names indexed by the code: in Arrow and
 Parquet these columns are dictionary columns of these labels (numpy keeps the codes)."""
-_NULL_CODES = {"natural": _core.NO_NATURAL}
+_NULL_CODES = {"declared": _core.NO_NATURAL}
 """Codes written as null in the labelled columns (no natural declared)."""
+_RENAMED = {2: {"declared": "natural"}}
+"""Columns a schema version named otherwise: version -> {name now: name then}."""
+COLUMNS = (
+    "round",
+    "seat",
+    "hand",
+    "choice",
+    "setting",
+    "status",
+    "declared",
+    "ranks",
+    "scoops",
+    "sweep",
+    "points",
+    "value",
+)
+"""The result columns, one row per round and seat (see :class:`~chinese_poker.Simulation`)."""
 _PART = re.compile(r"part-(\d{13})\.parquet")
 _TEMP_PREFIX = ".part-"
 
@@ -126,12 +165,12 @@ def _atomic_write(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
-def run_identity(description: Mapping[str, Any]) -> dict[str, Any]:
+def run_identity(description: Mapping[str, Any], version: int = SCHEMA_VERSION) -> dict[str, Any]:
     """What makes two runs the same run, from a run's description (a provenance's
-    ``to_dict()``, a manifest, a file's metadata): the format, the schema version and
-    :data:`RUN_KEYS`, in the form JSON reads back (lists, not tuples), so that equal runs compare
-    equal."""
-    identity = {"format": FORMAT, "schema_version": SCHEMA_VERSION}
+    ``to_dict()``, a manifest, a file's metadata): the format, the schema version ``version``
+    and :data:`RUN_KEYS`, in the form JSON reads back (lists, not tuples), so that equal runs
+    compare equal."""
+    identity = {"format": FORMAT, "schema_version": version}
     identity.update({k: description[k] for k in RUN_KEYS if k != "tables"})
     # runs written before results named their tables record none: null for every seat
     identity["tables"] = description.get("tables") or [None] * len(description["policies"])
@@ -211,13 +250,16 @@ def arrow_table(cols: Mapping[str, npt.NDArray[Any]], names: Sequence[str]) -> p
 
 def numpy_columns(table: pa.Table) -> dict[str, npt.NDArray[Any]]:
     """An Arrow table of simulation rows as numpy columns (the inverse of ``arrow_table``): the
-    labelled columns back to codes. A label the core does not know is an
+    labelled columns back to codes, a column of an older schema version under its name now
+    (version 2's ``natural`` is ``declared``). A label the core does not know is an
     ``InvalidArgumentError``."""
     import pyarrow as pa
 
+    now = {then: name for renamed in _RENAMED.values() for name, then in renamed.items()}
     out: dict[str, npt.NDArray[Any]] = {}
-    for name in table.column_names:
-        col = table.column(name)
+    for stored in table.column_names:
+        col = table.column(stored)
+        name = now.get(stored, stored)
         if pa.types.is_fixed_size_list(col.type):
             width = col.type.list_size
             flat = (
@@ -233,16 +275,25 @@ def numpy_columns(table: pa.Table) -> dict[str, npt.NDArray[Any]]:
     return out
 
 
+def _in_version(table: pa.Table, version: int) -> pa.Table:
+    """``table``'s columns under the names of schema ``version``."""
+    renamed = _RENAMED.get(version)
+    if not renamed:
+        return table
+    return table.rename_columns([renamed.get(n, n) for n in table.column_names])
+
+
 def write_part(
     directory: Path, table: pa.Table, first: int, count: int, identity: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """Writes one finished part of the run ``identity``: its rows under a temporary name,
-    flushed and renamed, described in its metadata (``file_metadata``). Returns its manifest
-    entry (without the sums, which the caller adds)."""
+    """Writes one finished part of the run ``identity`` (in its schema version): its rows
+    under a temporary name, flushed and renamed, described in its metadata
+    (``file_metadata``). Returns its manifest entry (without the sums, which the caller
+    adds): file, round range and size."""
     import pyarrow.parquet as pq
 
     meta = file_metadata(identity, _core.__version__, first, count)
-    table = table.replace_schema_metadata(meta)
+    table = _in_version(table, int(identity["schema_version"])).replace_schema_metadata(meta)
     name = part_name(first)
     tmp = directory / f"{_TEMP_PREFIX}{first:013d}.{os.getpid()}.tmp"
     try:
@@ -250,6 +301,7 @@ def write_part(
             pq.write_table(table, f, compression="zstd", use_dictionary=False)
             f.flush()
             os.fsync(f.fileno())
+            size = os.fstat(f.fileno()).st_size
         os.replace(tmp, directory / name)
     except BaseException as e:
         with contextlib.suppress(OSError):
@@ -262,7 +314,7 @@ def write_part(
             ) from e
         raise
     _fsync_dir(directory)
-    return {"file": name, "first": first, "count": count}
+    return {"file": name, "first": first, "count": count, "size": size}
 
 
 def tally_state(tally: _core.SeatTally) -> list[Any]:
@@ -279,27 +331,125 @@ def tally_of(players: int, state: Sequence[Any]) -> _core.SeatTally:
 
 
 def _describe(identity: Mapping[str, Any]) -> str:
+    rules = identity.get("rules")
+    name = rules.get("name") if isinstance(rules, Mapping) else None
     return (
         f"{identity.get('rounds')} rounds of {identity.get('players')} players, seed "
-        f"{identity.get('seed')}, rule set {identity.get('rules', {}).get('name')!r}"
+        f"{identity.get('seed')}, rule set {name!r}"
     )
+
+
+# -- one writer a directory --------------------------------------------------------------------
+
+
+def _holder() -> dict[str, Any]:
+    """Who writes a directory, as its manifest records it (``writer``)."""
+    return {
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+class _Lock:
+    """An exclusive, advisory lock on a simulation directory, held by its one writer for the
+    whole run: ``flock`` on the directory itself (so no lock file sits among the parts), and
+    released when the writer closes it or its process ends, however it ends (a kill leaves no
+    stale lock). Where the platform has no ``fcntl`` (Windows) or the file system refuses
+    locks, there is no lock (documented): one writer is then the user's to keep."""
+
+    def __init__(self, fd: int | None) -> None:
+        self.fd = fd
+
+    @classmethod
+    def take(cls, path: Path) -> _Lock:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return cls(None)
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            return cls(None)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise _busy(path) from None
+        except OSError:  # a file system without locks
+            os.close(fd)
+            return cls(None)
+        return cls(fd)
+
+    def release(self) -> None:
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)  # closing the descriptor releases its flock
+
+
+def _busy(path: Path) -> ChinesePokerError:
+    """The error of a second writer, naming the first as the manifest records it."""
+    holder = "another process"
+    with contextlib.suppress(Exception):
+        found = _read_manifest(path)
+        writer = None if found is None else found[0].get("writer")
+        if isinstance(writer, Mapping):
+            holder = (
+                f"process {writer.get('pid')} on host {writer.get('host')!r} "
+                f"(since {writer.get('since')})"
+            )
+    return _bad(
+        f"{path} is being written by {holder}: a simulation directory has one writer at a "
+        "time; wait for that run to end (or stop it), then resume",
+        OutputError,
+    )
+
+
+# -- the manifest and its parts, verified --------------------------------------------------------
+
+
+def _is_int(value: object, low: int = 0) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def _empty_table(version: int = SCHEMA_VERSION) -> pa.Table:
+    """No rows, in the columns and types of a part (of schema ``version``)."""
+    cols = dict(_core.simulate_chunk(_empty_rules(), [("greedy",)] * 2, 0, 0, 0))
+    return _in_version(arrow_table(cols, COLUMNS), version)
 
 
 @dataclass
 class Dataset:
-    """An open simulation directory: what run it holds and which parts are done."""
+    """An open simulation directory: what run it holds (``identity``, whose schema version is
+    the directory's) and which parts are done; ``lock`` held while it is open for writing."""
 
     path: Path
     identity: dict[str, Any]
     parts: list[dict[str, Any]] = field(default_factory=list)
+    lock: _Lock | None = None
 
     @property
     def run(self) -> str:
         return identity_key(self.identity)
 
     @property
+    def runs(self) -> set[str]:
+        """The digests a part of this run may carry: the run's, and for a run that records no
+        tables (written before results named them) the digest of its identity without them,
+        as its parts were described then."""
+        out = {self.run}
+        if not any(self.identity.get("tables") or []):
+            out.add(identity_key({k: v for k, v in self.identity.items() if k != "tables"}))
+        return out
+
+    @property
     def players(self) -> int:
         return int(self.identity["players"])
+
+    @property
+    def version(self) -> int:
+        return int(self.identity["schema_version"])
 
     def done(self) -> int:
         return sum(int(p["count"]) for p in self.parts)
@@ -322,16 +472,26 @@ class Dataset:
             t.merge(tally_of(self.players, p["tally"]))
         return t
 
+    def close(self) -> None:
+        """Releases the directory to the next writer."""
+        if self.lock is not None:
+            self.lock.release()
+
     def _save(self) -> None:
         manifest = {
             **self.identity,
             "package_version": _core.__version__,  # the package that wrote it last
+            "writer": _holder(),
             "done": self.done(),
             "complete": self.done() == int(self.identity["rounds"]),
             "parts": sorted(self.parts, key=lambda p: p["first"]),
         }
+        text = json.dumps(manifest, indent=1)
         try:
-            _atomic_write(self.path / MANIFEST, json.dumps(manifest, indent=1).encode())
+            if self.version == 2:
+                _atomic_write(self.path / LEGACY_MANIFEST, text.encode())
+            else:
+                _atomic_write(self.path / MANIFEST, _manifest_file(text))
         except OSError as e:
             raise OutputError(f"writing the manifest of {self.path} failed: {e}") from e
 
@@ -350,6 +510,85 @@ class Dataset:
         """Writes and commits one part."""
         part = write_part(self.path, table, first, count, self.identity)
         self.commit({**part, "tally": tally_state(tally)})
+
+    def check_entry(self, entry: object) -> str | None:
+        """What is wrong with one manifest entry, or ``None``: its form (a file named as a part
+        of this directory, never a path elsewhere; its round range within the run; its sums),
+        then the file against it: there, a regular file of the recorded size, whose own
+        Parquet metadata names this run, the same round range and as many rows."""
+        import pyarrow.parquet as pq
+
+        if not isinstance(entry, Mapping):
+            return f"an entry that is not an object ({type(entry).__name__})"
+        name, first, count = entry.get("file"), entry.get("first"), entry.get("count")
+        if not isinstance(name, str) or not _PART.fullmatch(name):
+            return f"file {name!r} is not a part's name (part-<13 digits>.parquet in the directory)"
+        if not isinstance(first, int) or not isinstance(count, int):
+            return f"round range {first!r} + {count!r} is not two numbers"
+        if not _is_int(first) or not _is_int(count) or name != part_name(first):
+            return f"round range {first!r} + {count!r} does not match the file's name"
+        if first + count > int(self.identity["rounds"]):
+            total = self.identity["rounds"]
+            return f"rounds {first} to {first + count - 1} are past the run's {total}"
+        size = entry.get("size")
+        if size is not None and not _is_int(size):
+            return f"size {size!r} is not a number of bytes"
+        try:
+            tally = tally_of(self.players, entry["tally"])
+        except Exception:
+            return "its sums are damaged"
+        if tally.rounds != count:
+            return f"its sums count {tally.rounds} rounds, not {count}"
+        path = self.path / name
+        try:
+            st = path.lstat()
+        except FileNotFoundError:
+            return "the file is missing"
+        except OSError as e:
+            return f"the file cannot be read ({e.strerror or e})"
+        if not stat.S_ISREG(st.st_mode):
+            return "not a regular file"
+        if size is not None and st.st_size != size:
+            return f"{st.st_size:,} bytes, not the {size:,} written"
+        try:
+            meta = pq.read_metadata(path)
+            data = json.loads((meta.metadata or {})[_META_KEY])
+        except Exception:
+            return "not a whole Parquet file of this package (truncated or damaged)"
+        if not isinstance(data, Mapping) or data.get("run") not in self.runs:
+            return "it holds rows of another run"
+        if data.get("first") != first or data.get("count") != count:
+            return (
+                f"it holds rounds {data.get('first')!r} + {data.get('count')!r}, "
+                f"not {first} + {count}"
+            )
+        if meta.num_rows != count * self.players:
+            return f"{meta.num_rows:,} rows, not {count * self.players:,}"
+        return None
+
+    def verified(self, entries: object) -> tuple[list[dict[str, Any]], list[str]]:
+        """The manifest's entries that hold up (:meth:`check_entry`), in round order and not
+        overlapping (a part listed twice is kept once), and what is wrong with the others,
+        each naming its entry."""
+        if not isinstance(entries, list):
+            return [], [f"parts: expected a list, got {type(entries).__name__}"]
+        good: list[dict[str, Any]] = []
+        bad: list[str] = []
+        for i, entry in enumerate(entries):
+            why = self.check_entry(entry)
+            if why is None:
+                good.append(dict(entry))  # type: ignore[call-overload,unused-ignore]
+            else:
+                label = entry.get("file") if isinstance(entry, Mapping) else None
+                bad.append(f"part {i} ({label!r}): {why}")
+        good.sort(key=lambda p: (p["first"], p["count"]))
+        kept: list[dict[str, Any]] = []
+        for p in good:
+            if kept and p["first"] < kept[-1]["first"] + kept[-1]["count"]:
+                bad.append(f"part {p['file']!r}: overlaps {kept[-1]['file']!r} (listed twice)")
+                continue
+            kept.append(p)
+        return kept, bad
 
     def tidy(self) -> None:
         """Adopts the finished parts of this run missing from the manifest (a kill between the
@@ -375,13 +614,25 @@ class Dataset:
                     first + count <= p["first"] or p["first"] + p["count"] <= first
                     for p in self.parts
                 )
-                if meta["run"] == self.run and free and first + count <= self.identity["rounds"]:
+                if (
+                    meta["run"] in self.runs
+                    and free
+                    and first + count <= self.identity["rounds"]
+                    and name == part_name(first)
+                ):
                     cols = numpy_columns(pq.read_table(entry.path))
                     t = _core.SeatTally(self.players)
                     if len(cols["points"]) == count * self.players:
                         t.add(cols["points"], cols["scoops"], cols["sweep"], cols["status"])
+                        size = os.stat(entry.path).st_size
                         self.parts.append(
-                            {"file": name, "first": first, "count": count, "tally": tally_state(t)}
+                            {
+                                "file": name,
+                                "first": first,
+                                "count": count,
+                                "size": size,
+                                "tally": tally_state(t),
+                            }
                         )
                         keep = adopted = True
             if not keep:
@@ -391,47 +642,110 @@ class Dataset:
             self._save()
 
 
+def _manifest_file(text: str) -> bytes:
+    """The manifest ``text`` as a Parquet file of no rows in the parts' columns."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = _empty_table().replace_schema_metadata({MANIFEST_KEY: text.encode()})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", use_dictionary=False)
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def load_manifest(directory: Path) -> dict[str, Any]:
+    """The manifest of a simulation directory as data (for tools and tests)."""
+    found = _read_manifest(Path(directory), "path")
+    if found is None:
+        raise _bad(f"{directory} has no manifest", name="path")
+    return found[0]
+
+
+def store_manifest(directory: Path, data: Mapping[str, Any]) -> None:
+    """Replaces a simulation directory's manifest with ``data`` as it is (for tools and tests:
+    a run's writer keeps its own)."""
+    text = json.dumps(data, indent=1)
+    _atomic_write(Path(directory) / MANIFEST, _manifest_file(text))
+
+
 def _ours(path: Path) -> bool:
     """Every file in ``path`` is part of a simulation dataset (or it is empty)."""
     for entry in os.scandir(path):
         n = entry.name
-        if not (n == MANIFEST or _PART.fullmatch(n) or (n.startswith(".") and n.endswith(".tmp"))):
+        if not (
+            n in (MANIFEST, LEGACY_MANIFEST)
+            or _PART.fullmatch(n)
+            or (n.startswith(".") and n.endswith(".tmp"))
+        ):
             return False
     return True
 
 
-def _read_manifest(path: Path, name: str = "out") -> dict[str, Any] | None:
-    """The manifest of the simulation directory ``path`` (``None``: it has none); errors name
-    the argument ``name``."""
+def _read_manifest(path: Path, name: str = "out") -> tuple[dict[str, Any], int] | None:
+    """The manifest of the simulation directory ``path`` and its schema version (``None``: it
+    has none): ``_manifest.parquet``, or a version 2 directory's ``_manifest.json``. Its form
+    is checked (the run's fields, players and rounds); errors name the argument ``name``."""
+    import pyarrow.parquet as pq
+
+    where = path / MANIFEST
     try:
-        data = json.loads((path / MANIFEST).read_text())
+        if where.exists():
+            meta = pq.read_schema(where).metadata or {}
+            if MANIFEST_KEY not in meta:
+                raise ValueError("no manifest in its metadata")
+            data = json.loads(meta[MANIFEST_KEY])
+        else:
+            where = path / LEGACY_MANIFEST
+            data = json.loads(where.read_text())
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as e:
-        raise _bad(f"{path} holds an unreadable manifest ({e})", name=name) from None
+    except (OSError, ValueError, RecursionError) as e:
+        raise _bad(f"{where} is an unreadable manifest ({e})", name=name) from None
+    except Exception as e:  # pyarrow's own errors: a damaged Parquet file
+        raise _bad(f"{where} is an unreadable manifest ({e})", name=name) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _bad(f"{path / MANIFEST} is not the manifest of a simulation", name=name)
-    _check_version(data, path, name)
-    return data
+        raise _bad(f"{where} is not the manifest of a simulation", name=name)
+    version = _check_version(data, path, name)
+    if (where.name == MANIFEST) != (version != 2):
+        raise _bad(f"{where} holds a manifest of schema version {version}", name=name)
+    missing = [k for k in RUN_KEYS if k not in data and k != "tables"]  # tables: since v2
+    if missing:
+        raise _bad(f"{where} is a damaged manifest: no {', '.join(missing)}", name=name)
+    players, rounds = data["players"], data["rounds"]
+    if not _is_int(players) or not _core.MIN_PLAYERS <= players <= _core.MAX_PLAYERS:
+        raise _bad(f"{where} is a damaged manifest: players {players!r}", name=name)
+    if not _is_int(rounds) or rounds > _core.MAX_ROUNDS:
+        raise _bad(f"{where} is a damaged manifest: rounds {rounds!r}", name=name)
+    if not isinstance(data["policies"], list) or len(data["policies"]) != players:
+        raise _bad(f"{where} is a damaged manifest: policies are not one a seat", name=name)
+    if not isinstance(data.get("parts", []), list):
+        raise _bad(f"{where} is a damaged manifest: parts are not a list", name=name)
+    return data, version
 
 
-def _check_version(data: Mapping[str, Any], path: Path, name: str) -> None:
-    """Refuses a description of another schema version (version 1 named it ``version``, and
-    in a single file, inside ``identity``)."""
-    got = data.get("schema_version", data.get("version", data.get("identity", {}).get("version")))
-    if got != SCHEMA_VERSION:
+def _check_version(data: Mapping[str, Any], path: Path, name: str) -> int:
+    """The schema version of a description, refused unless this package reads it (version 1
+    named it ``version``, and in a single file, inside ``identity``)."""
+    got = data.get("schema_version", data.get("version"))
+    if got is None and isinstance(data.get("identity"), Mapping):
+        got = data["identity"].get("version")
+    if not _is_int(got) or got not in READ_VERSIONS:
         raise _bad(
-            f"{path} was written in format version {got}; this package reads version "
-            f"{SCHEMA_VERSION}",
+            f"{path} was written in format version {got!r}; this package reads versions "
+            f"{', '.join(str(v) for v in READ_VERSIONS)}",
             name=name,
         )
+    return int(got)
 
 
 def open_output(out: object, identity: dict[str, Any], *, resume: bool, overwrite: bool) -> Dataset:
     """Checks ``out`` and opens it for the run ``identity``, before any work: a new directory
     (its parent must exist), an empty one, or with ``resume`` the same run's directory, or with
-    ``overwrite`` a simulation directory or a file to replace. Writes the manifest at once, so a
-    path that cannot be written fails here."""
+    ``overwrite`` a simulation directory or a file to replace. Takes the directory's lock (a
+    second writer is refused, naming the first) and writes the manifest at once, so a path
+    that cannot be written fails here. With ``resume`` every listed part is verified
+    (:meth:`Dataset.verified`): one that fails is played again. Close the dataset
+    (:meth:`Dataset.close`) to release the lock."""
     path = output_path(out)
     if resume and overwrite:
         e = InvalidArgumentError('argument "resume": pass resume or overwrite, not both')
@@ -450,55 +764,70 @@ def open_output(out: object, identity: dict[str, Any], *, resume: bool, overwrit
             path.unlink()
         except OSError as e:
             raise _bad(f"{path} cannot be replaced: {e}") from None
+    try:
+        path.mkdir(exist_ok=True)
+    except OSError as e:
+        raise _bad(f"{path} cannot be created: {e}") from None
+    lock = _Lock.take(path)
+    try:
+        ds = _open_locked(path, identity, resume=resume, overwrite=overwrite)
+    except BaseException:
+        lock.release()
+        raise
+    ds.lock = lock
+    return ds
+
+
+def _open_locked(path: Path, identity: dict[str, Any], *, resume: bool, overwrite: bool) -> Dataset:
     fresh = Dataset(path, identity)
-    if path.is_dir():
-        try:
-            manifest = _read_manifest(path)
-        except ChinesePokerError:
-            if not (overwrite and _ours(path)):
-                raise
-            manifest = {}  # a damaged manifest of ours: replaced below
-        if manifest is None:
-            if any(os.scandir(path)):
-                raise _bad(
-                    f"{path} is a folder that holds no simulation; give a new or empty folder"
-                )
-        elif resume:
-            mine = {k: manifest.get(k) for k in identity}
+    try:
+        found = _read_manifest(path)
+    except ChinesePokerError:
+        if not (overwrite and _ours(path)):
+            raise
+        found = ({}, SCHEMA_VERSION)  # a damaged manifest of ours: replaced below
+    if found is None:
+        if any(os.scandir(path)):
+            raise _bad(f"{path} is a folder that holds no simulation; give a new or empty folder")
+    else:
+        manifest, version = found
+        if resume:
+            theirs = run_identity(identity, version)  # the run as that version records it
+            mine = {k: manifest.get(k) for k in theirs}
             if mine["tables"] is None and isinstance(mine["policies"], list):
                 mine["tables"] = [None] * len(mine["policies"])  # written before tables had ids
-            if mine != identity:
+            if mine != theirs:
                 differs = "; ".join(
-                    _tables_differ(mine[k], identity[k]) if k == "tables" else f"{k} differ"
-                    for k in identity
-                    if mine[k] != identity[k]
+                    _tables_differ(mine[k], theirs[k]) if k == "tables" else f"{k} differ"
+                    for k in theirs
+                    if mine[k] != theirs[k]
                 )
                 raise _bad(
                     f"{path} holds another run ({_describe(manifest)}; {differs}): "
                     "resume continues the same run only"
                 )
-            ds = Dataset(path, identity, list(manifest.get("parts", [])))
+            ds = Dataset(path, theirs)
+            # parts that do not hold up are dropped (and their files, unless they can be
+            # adopted as they are): their rounds are played again
+            ds.parts, _ = ds.verified(manifest.get("parts", []))
             ds.tidy()
+            ds._save()  # this writer, recorded
             return ds
-        elif not overwrite:
+        if not overwrite:
             raise _bad(
                 f"{path} already holds a simulation ({_describe(manifest)}, "
-                f"{manifest.get('done', 0):,} rounds done); pass resume=True to continue it or "
+                f"{manifest.get('done', 0)!r} rounds done); pass resume=True to continue it or "
                 "overwrite=True to replace it"
             )
-        elif not _ours(path):
+        if not _ours(path):
             raise _bad(f"{path} holds files that are not a simulation's; not replacing it")
-        else:
-            for entry in os.scandir(path):
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
+        for entry in os.scandir(path):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
     try:
-        path.mkdir(exist_ok=True)
         fresh._save()
     except OutputError as e:
         raise _bad(f"{path} cannot be written: {e.__cause__}") from None
-    except OSError as e:
-        raise _bad(f"{path} cannot be created: {e}") from None
     return fresh
 
 
@@ -541,7 +870,7 @@ def _file_description(path: Path) -> dict[str, Any]:
         raise InvalidArgumentError(f'argument "path": {path} is not a Parquet file ({e})') from None
     try:
         data = json.loads(meta[_META_KEY])
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, RecursionError):
         data = None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidArgumentError(
@@ -565,27 +894,46 @@ def _path_arg(path_arg: object) -> Path:
 def _stored_files(path: Path) -> tuple[dict[str, Any], list[Path], int | None]:
     """The run description at ``path``, the Parquet files of its rows in round order, and the
     rounds they hold (``None``: count the rows): a simulation directory's manifest and listed
-    parts, or one file (``Simulation.to_parquet``'s, or a part) and its metadata."""
+    parts, each verified against it (a part that does not hold up is an error naming it), or
+    one file (``Simulation.to_parquet``'s, or a part) and its metadata."""
     if path.is_dir():
-        manifest = _read_manifest(path, "path")
-        if manifest is None:
+        found = _read_manifest(path, "path")
+        if found is None:
             raise InvalidArgumentError(
                 f'argument "path": {path} is not a simulation directory (no {MANIFEST})'
             )
-        description = {k: v for k, v in manifest.items() if k not in ("done", "complete", "parts")}
-        parts = sorted(manifest.get("parts", []), key=lambda p: p["first"])
+        manifest, version = found
+        description = {
+            k: v for k, v in manifest.items() if k not in ("done", "complete", "parts", "writer")
+        }
+        ds = Dataset(path, run_identity(manifest, version))
+        parts, bad = ds.verified(manifest.get("parts", []))
+        if bad:
+            raise _bad(
+                f"{path} holds parts that do not match its manifest: {'; '.join(bad[:3])}"
+                + (f" (and {len(bad) - 3} more)" if len(bad) > 3 else "")
+                + "; resuming the run plays their rounds again",
+                name="path",
+            )
         return description, [path / p["file"] for p in parts], sum(int(p["count"]) for p in parts)
     if path.is_file():
         data = _file_description(path)
         description = {k: v for k, v in data.items() if k not in ("count", "run")}
         count = data.get("count")
-        return description, [path], None if count is None else int(count)
+        if count is not None and not _is_int(count):
+            raise _bad(f"{path} holds a damaged run description (count {count!r})", name="path")
+        return description, [path], count
     raise InvalidArgumentError(f'argument "path": {path} does not exist')
+
+
+def _damaged(path: Path, e: BaseException) -> ChinesePokerError:
+    return _bad(f"{path} holds a damaged run description ({e!r})", name="path")
 
 
 def read(path_arg: object) -> Stored:
     """The run and rows stored at ``path_arg``: a simulation directory (the parts its manifest
-    lists) or a simulation's Parquet file (``Simulation.to_parquet``'s, or one part)."""
+    lists, verified) or a simulation's Parquet file (``Simulation.to_parquet``'s, or one
+    part)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -594,6 +942,8 @@ def read(path_arg: object) -> Stored:
         description, files, done = _stored_files(path)
         tables = [pq.read_table(f) for f in files]
         players = int(description["players"])
+        if not _core.MIN_PLAYERS <= players <= _core.MAX_PLAYERS:
+            raise ValueError(f"players {players}")
         columns = (
             numpy_columns(pa.concat_tables([t.replace_schema_metadata(None) for t in tables]))
             if tables
@@ -607,8 +957,8 @@ def read(path_arg: object) -> Stored:
         raise _bad(f"{path} holds damaged rows ({e})", name="path") from None
     except (OSError, pa.ArrowException) as e:
         raise OutputError(f"reading the simulation at {path} failed: {e}") from e
-    except (KeyError, TypeError, ValueError) as e:
-        raise _bad(f"{path} holds a damaged run description ({e!r})", name="path") from None
+    except Exception as e:  # whatever a damaged description makes go wrong: one error
+        raise _damaged(path, e) from None
     if done is None:
         done = len(columns["points"]) // players
     return Stored(description, columns, done)
@@ -619,8 +969,10 @@ def read_columns(path: Path, names: Sequence[str]) -> dict[str, npt.NDArray[Any]
     import pyarrow.dataset as ds
 
     _, files, _ = _stored_files(path)
-    table = ds.dataset([str(f) for f in files], format="parquet").to_table(columns=list(names))
-    return numpy_columns(table)
+    dataset = ds.dataset([str(f) for f in files], format="parquet")
+    present = set(dataset.schema.names)
+    stored = [_RENAMED[2].get(n, n) if n not in present else n for n in names]
+    return numpy_columns(dataset.to_table(columns=stored))
 
 
 def iter_points(path: Path, players: int, rounds_per_block: int = 1 << 16) -> Iterator[Any]:

@@ -10,6 +10,7 @@ finished parts of a simulation directory (``_dataset``).
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,8 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._dataset import arrow_table
-from .exceptions import InvalidTablesError
+from ._args import arg_error as _arg_error
+from ._dataset import COLUMNS, arrow_table
+from .exceptions import InvalidTablesError, InvalidTypeError
 from .policies import _spec, _spec_tables
 from .rules import RuleSet
 from .strategy_tables import TablesId
@@ -28,23 +30,7 @@ from .strategy_tables import TablesId
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["COLUMNS"]
-
-COLUMNS = (
-    "round",
-    "seat",
-    "hand",
-    "choice",
-    "setting",
-    "status",
-    "natural",
-    "ranks",
-    "scoops",
-    "sweep",
-    "points",
-    "value",
-)
-"""The result columns, one row per round and seat (see :class:`Simulation`)."""
+__all__ = ["COLUMNS", "PROGRESS_LINE_SECONDS"]
 
 NO_NATURAL = _core.NO_NATURAL
 
@@ -53,21 +39,90 @@ def _arrow_table(cols: Mapping[str, npt.NDArray[Any]]) -> pa.Table:
     return arrow_table(cols, COLUMNS)
 
 
-class _Progress:
-    def __init__(self, total: int, unit: str, show: bool) -> None:
-        self.bar: Any = None
-        if show:
-            from tqdm.auto import tqdm
+PROGRESS_LINE_SECONDS = 10.0
+"""How often progress shown as lines (stderr not a terminal: a log file, a batch job) prints
+one."""
 
-            self.bar = tqdm(total=total, unit=unit, unit_scale=True, dynamic_ncols=True)
+
+def _progress_mode(show: object) -> str | None:
+    """What ``progress=show`` shows: ``"bar"`` (a tqdm bar), ``"lines"`` (a line every
+    :data:`PROGRESS_LINE_SECONDS`) or ``None``. ``True`` is a bar on a terminal or in a
+    notebook, lines elsewhere."""
+    if show is False or show is None:
+        return None
+    if show in ("bar", "lines"):
+        return str(show)
+    if show is not True:
+        raise _arg_error(
+            InvalidTypeError, "progress", f'expected True, False, "bar" or "lines", got {show!r}'
+        )
+    stream = sys.stderr
+    try:
+        terminal = stream is not None and stream.isatty()
+    except (OSError, ValueError, AttributeError):
+        terminal = False
+    return "bar" if terminal or "ipykernel" in sys.modules else "lines"
+
+
+class _Progress:
+    """Progress on stderr: a tqdm bar or periodic lines (:func:`_progress_mode`). Showing it
+    is cosmetic and never costs work: once writing fails (stderr closed, full, a broken pipe)
+    it is dropped and the run goes on."""
+
+    def __init__(self, total: int, unit: str, show: object) -> None:
+        self.bar: Any = None
+        self.mode = _progress_mode(show)
+        self.total, self.unit, self.done = total, unit, 0
+        self.start = self.last = time.monotonic()
+        if self.mode == "bar":
+            self._guard(self._open_bar)
+
+    def _open_bar(self) -> None:
+        from tqdm.auto import tqdm
+
+        self.bar = tqdm(total=self.total, unit=self.unit, unit_scale=True, dynamic_ncols=True)
+
+    def _guard(self, show: Callable[[], object]) -> None:
+        """Runs ``show``; if it fails, progress is off from now on."""
+        try:
+            show()
+        except Exception:
+            self.mode, bar, self.bar = None, self.bar, None
+            if bar is not None:
+                with contextlib.suppress(Exception):
+                    bar.disable = True
+
+    def _line(self, final: bool = False) -> None:
+        stream = sys.stderr
+        if stream is None:
+            raise OSError("no standard error")
+        now = time.monotonic()
+        took = max(now - self.start, 1e-9)
+        rate = self.done / took
+        share = f" ({100 * self.done / self.total:.0f}%)" if self.total else ""
+        eta = ""
+        if not final and rate > 0 and self.done < self.total:
+            eta = f", about {(self.total - self.done) / rate:,.0f} s left"
+        stream.write(
+            f"{self.done:,} of {self.total:,} {self.unit}s{share}, {rate:,.0f} {self.unit}s/s"
+            f"{eta}{', done' if final else ''}\n"
+        )
+        stream.flush()
+        self.last = now
 
     def update(self, n: int) -> None:
-        if self.bar is not None:
-            self.bar.update(n)
+        self.done += n
+        if self.mode == "bar" and self.bar is not None:
+            self._guard(lambda: self.bar.update(n))
+        elif self.mode == "lines" and time.monotonic() - self.last >= PROGRESS_LINE_SECONDS:
+            self._guard(self._line)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        if self.mode == "bar" and self.bar is not None:
+            self._guard(self.bar.close)
+        elif self.mode == "lines" and time.monotonic() - self.start >= PROGRESS_LINE_SECONDS:
+            self._guard(lambda: self._line(final=True))
+        self.mode = None
 
 
 def _chunks(total: int, seconds_per_chunk: float = 0.25) -> Iterator[tuple[int, int]]:

@@ -40,6 +40,7 @@ from ._runner import (
     _joined,
     _play_range,
     _Progress,
+    _progress_mode,
 )
 from .display import Shown
 
@@ -215,7 +216,7 @@ class Simulation(Shown):
     seat), rounds in order and seats within a round: ``round`` (uint64), ``seat`` (uint8),
     ``hand`` (N, 13) uint8 dealt codes, ``choice`` (0 play, 1 declare, 2 surrender: index into
     ``_core.CHOICE_NAMES``), ``setting`` (N, 13) front/middle/back codes, ``status`` (0
-    played, 1 fouled, 2 natural, 3 surrendered: ``_core.STATUS_NAMES``), ``natural`` (index
+    played, 1 fouled, 2 natural, 3 surrendered: ``_core.STATUS_NAMES``), ``declared`` (index
     into ``_core.NATURAL_NAMES``, ``NO_NATURAL`` = 255 none), ``ranks`` (N, 3)
     ``HandRank.raw`` values, ``scoops`` (opponents scooped), ``sweep`` (bool), ``points``
     (int64), ``value`` (float64: the policy's own estimate of its decision's points, NaN for
@@ -224,7 +225,7 @@ class Simulation(Shown):
     :func:`read_simulation` reads it back). ``interrupted`` says the run stopped (Ctrl-C, or a
     directory not finished yet) after ``rounds`` of ``requested`` rounds. In Arrow and Parquet
     (``to_arrow``, ``to_parquet``, ``out=``) the code columns ``choice``, ``status`` and
-    ``natural`` are dictionary columns of those names (``natural`` null for none); numpy keeps
+    ``declared`` are dictionary columns of those names (``declared`` null for none); numpy keeps
     the codes. ``provenance`` says how the run was made (:class:`Provenance`).
     """
 
@@ -339,23 +340,40 @@ class Simulation(Shown):
             "summary": [dataclasses.asdict(s) for s in self.summary()],
         }
 
-    def to_parquet(self, path: str | Path, rows_per_group: int = 262_144) -> Path:
-        """Writes the rows to a Parquet file in row groups, with the run's provenance in its
-        key-value metadata (under ``_dataset.METADATA_KEY``, so that :func:`read_simulation`
-        reads it back); written under a temporary name and renamed when complete."""
+    def to_parquet(self, path: str | os.PathLike[str], rows_per_group: int = 262_144) -> Path:
+        """Writes the rows to a Parquet file in row groups of ``rows_per_group`` rows (1 to
+        ``2**26``), with the run's provenance in its key-value metadata (under
+        ``_dataset.METADATA_KEY``, so that :func:`read_simulation` reads it back); written
+        under a temporary name and renamed when complete, a row group at a time (Ctrl-C stops
+        it within a row group, leaving nothing behind). ``path``: a file whose folder exists
+        (``InvalidArgumentError`` otherwise, before anything is written); a write that fails
+        (a full disk) is an :class:`~chinese_poker.exceptions.OutputError`."""
         pq = _optional.require("pyarrow.parquet", "Simulation.to_parquet")
+        import pyarrow as pa
+
+        target = _args.path("path", path)
+        group = _args.whole("rows_per_group", rows_per_group, 1, 1 << 26)
+        parent = target.absolute().parent
+        if not parent.is_dir():
+            raise _arg_error(InvalidArgumentError, "path", f"the folder {parent} does not exist")
+        if target.is_dir():
+            raise _arg_error(InvalidArgumentError, "path", f"{target} is a directory")
         table = self.to_arrow()
         prov = self.provenance
         identity = _dataset.run_identity(prov.to_dict())
         meta = _dataset.file_metadata(identity, prov.package_version, prov.first, self.rounds)
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
-        target = Path(path)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         try:
-            pq.write_table(table, str(tmp), row_group_size=rows_per_group, **_PARQUET_OPTIONS)
+            with pq.ParquetWriter(str(tmp), table.schema, **_PARQUET_OPTIONS) as writer:
+                # a row group a call: Python sees Ctrl-C between them
+                for start in range(0, max(table.num_rows, 1), group):
+                    writer.write_table(table.slice(start, group), row_group_size=group)
             os.replace(tmp, target)
-        except BaseException:
+        except BaseException as e:
             tmp.unlink(missing_ok=True)
+            if isinstance(e, OSError | pa.ArrowException):
+                raise OutputError(f"writing the rows to {target} failed: {e}") from e
             raise
         return target
 
@@ -368,7 +386,7 @@ def simulate(
     seed: int = 0,
     threads: int | None = None,
     backend: str = "local",
-    progress: bool = True,
+    progress: bool | Literal["bar", "lines"] = True,
     out: str | os.PathLike[str] | None = None,
     shards: int | None = None,
     resume: bool = False,
@@ -380,13 +398,15 @@ def simulate(
     round exactly.
 
     ``threads``: Rust threads (``None``: all cores); results never depend on it. ``progress``:
-    a progress bar with rounds/s and an ETA. Ctrl-C stops the run within about a second and
-    returns (or has written) the rounds done, with ``interrupted`` set.
+    rounds/s and an ETA on stderr, as a bar on a terminal or in a notebook, else a line every
+    10 seconds (``"bar"`` or ``"lines"`` choose); output that fails turns it off. Ctrl-C
+    stops the run within about a second and returns (or has written) the rounds done, with
+    ``interrupted`` set.
 
     ``out``: write the rows to this simulation directory instead of keeping them (a run larger
     than memory; the summary is still kept): finished parts ``part-<first round>.parquet``,
     each written under a temporary name and renamed when complete, and a manifest
-    ``_manifest.json`` of the rounds done, replaced atomically after each part. Any Parquet
+    ``_manifest.parquet`` of the rounds done, replaced atomically after each part. Any Parquet
     reader reads the directory as one dataset; :func:`read_simulation` reads it back as a
     :class:`Simulation`. Ctrl-C, a kill or a full disk loses at most the part being written
     (a part is written every 262,144 rows or 30 seconds) and never damages a finished one.
@@ -416,6 +436,7 @@ def simulate(
         raise InvalidArgumentError(
             f'argument "backend": expected "local" or "ray", got {backend!r}'
         )
+    _progress_mode(progress)  # refused before anything runs
     rs = _rule_set(rules)
     # every policy refused before anything runs
     pols, specs = _read_policies(policies, rs, players)
@@ -431,11 +452,12 @@ def simulate(
             'argument "resume" / "overwrite": only apply with "out" (a simulation directory)'
         )
     todo = [(0, rounds)] if ds is None else ds.gaps()
-    bar = _Progress(rounds, "round", progress)
-    if ds is not None:
-        bar.update(ds.done())
     start = time.perf_counter()
+    bar: _Progress | None = None
     try:
+        bar = _Progress(rounds, "round", progress)
+        if ds is not None:
+            bar.update(ds.done())
         if ds is not None and rounds == 0 and not ds.parts:
             empty = _joined([], rs, players)
             ds.write(_arrow_table(empty), 0, 0, _core.SeatTally(players))
@@ -462,7 +484,10 @@ def simulate(
             "(simulate(..., resume=True) continues)"
         ) from e.__cause__
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
+        if ds is not None:
+            ds.close()  # the next writer may take the directory
     if ds is not None:
         tally, done = ds.tally(), ds.done()
         cut = cut or done < rounds

@@ -105,7 +105,7 @@ fn columns_dict<'py>(py: Python<'py>, c: RoundColumns) -> PyResult<Bound<'py, Py
         PyArray1::from_vec(py, c.setting).reshape([n, 13])?,
     )?;
     d.set_item("status", PyArray1::from_vec(py, c.status))?;
-    d.set_item("natural", PyArray1::from_vec(py, c.natural))?;
+    d.set_item("declared", PyArray1::from_vec(py, c.natural))?;
     d.set_item("ranks", PyArray1::from_vec(py, c.ranks).reshape([n, 3])?)?;
     d.set_item("scoops", PyArray1::from_vec(py, c.scoops))?;
     d.set_item("sweep", PyArray1::from_vec(py, c.sweep))?;

@@ -10,23 +10,34 @@ the ``NO_COLOR`` convention override that).
 
 A bad argument is one line on stderr naming the argument and what it accepts, with exit code 2,
 before any long work starts; no traceback reaches the user (an internal error is one line too,
-with exit code 1; ``CHINESE_POKER_DEBUG=1`` shows its traceback). Ctrl-C exits with 130.
+with exit code 1; ``CHINESE_POKER_DEBUG=1`` shows its traceback). Output or input that fails (a
+full disk, a closed standard stream, a simulation directory another process is writing) exits
+with 74; a reader that leaves a pipe early (``| head``) with 0. Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 import warnings
 from collections.abc import Sequence
 
 from .. import _core
-from ..exceptions import ChinesePokerError
+from ..exceptions import ChinesePokerError, OutputError
 from . import demo, duel, rules, serve, settle, simulate, solve, tables
 from ._options import Parser, plain, shared
-from ._shared import EXIT_INTERRUPTED, EXIT_USAGE, PROG, CliError, safe_stdout
+from ._shared import (
+    EXIT_INTERRUPTED,
+    EXIT_IO,
+    EXIT_USAGE,
+    PROG,
+    CliError,
+    open_streams,
+    safe_stdout,
+    say,
+    silence_stdout,
+)
 from ._shared import _Style as _Style
 from ._shared import paint as paint
 
@@ -54,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    open_streams()
     safe_stdout()
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -62,39 +74,49 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def show_warning(message: Warning | str, *_: object, **__: object) -> None:
         # a warning is news for the user, not for a developer: one line, no source location
-        print(f"{prog}: warning: {message}", file=sys.stderr)
+        say(f"{prog}: warning: {message}")
 
     shown, warnings.showwarning = warnings.showwarning, show_warning
     try:
         args.run(args)
+        sys.stdout.flush()  # a full disk or a closed stream fails here, not at exit
     except CliError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
+        say(f"{prog}: error: {e}")
         return EXIT_USAGE
+    except OutputError as e:
+        say(f"{prog}: error: {e}")
+        return EXIT_IO
     except ChinesePokerError as e:
         # anything the checks above did not catch first is still one line, never a traceback
-        print(f"{prog}: error: {e}", file=sys.stderr)
+        say(f"{prog}: error: {e}")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr)
+        say(f"{prog}: interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # `chinese-poker ... | head`: the reader left; say nothing more
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        silence_stdout()
         return 0
-    except OSError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 1
+    except (OSError, ValueError) as e:
+        if isinstance(e, ValueError) and "closed file" not in str(e):
+            return _internal(prog, e)
+        # a full disk, a closed stream: the output is lost, and the exit code says so
+        silence_stdout()
+        say(f"{prog}: error: {e}")
+        return EXIT_IO
     except Exception as e:
-        if os.environ.get("CHINESE_POKER_DEBUG"):
-            raise
-        # a bug, not a bad argument: still one line, and how to see the whole story
-        print(
-            f"{prog}: internal error: {type(e).__name__}: {e} (please report it; set "
-            "CHINESE_POKER_DEBUG=1 for the traceback)",
-            file=sys.stderr,
-        )
-        return 1
+        return _internal(prog, e)
     finally:
         warnings.showwarning = shown  # main() may be called from Python, e.g. by tests
     return 0
+
+
+def _internal(prog: str, e: Exception) -> int:
+    if os.environ.get("CHINESE_POKER_DEBUG"):
+        raise e
+    # a bug, not a bad argument: still one line, and how to see the whole story
+    say(
+        f"{prog}: internal error: {type(e).__name__}: {e} (please report it; set "
+        "CHINESE_POKER_DEBUG=1 for the traceback)"
+    )
+    return 1

@@ -159,7 +159,11 @@ def shared() -> Shared:
 def progress(args: argparse.Namespace) -> bool:
     """Whether to show a progress bar (``run`` options): a bar in a log file is noise, so it is
     shown on a terminal unless turned off."""
-    return not args.no_progress and sys.stderr.isatty()
+    try:
+        terminal = sys.stderr.isatty()
+    except (OSError, ValueError, AttributeError):
+        terminal = False
+    return not args.no_progress and terminal
 
 
 def _filled(text: str, fill: dict[str, str]) -> str:

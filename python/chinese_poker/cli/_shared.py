@@ -19,6 +19,9 @@ from ..exceptions import ChinesePokerError
 from ..rules import RuleSet
 
 EXIT_USAGE = 2
+EXIT_IO = 74
+"""Output or input failed (a full disk, a closed or broken stream, a simulation directory
+another process writes): sysexits' ``EX_IOERR``."""
 EXIT_INTERRUPTED = 130
 PROG = "chinese-poker"
 
@@ -59,11 +62,11 @@ class _Style:
     @classmethod
     def setup(cls, mode: str) -> None:
         if mode == "auto":
-            cls.on = (
-                sys.stdout.isatty()
-                and "NO_COLOR" not in os.environ
-                and os.environ.get("TERM") != "dumb"
-            )
+            try:
+                terminal = sys.stdout.isatty()
+            except (OSError, ValueError, AttributeError):
+                terminal = False
+            cls.on = terminal and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
         else:
             cls.on = mode == "always"
 
@@ -79,6 +82,28 @@ def _plain_suits() -> bool:
     except (UnicodeEncodeError, LookupError):
         return True
     return False
+
+
+def open_streams() -> None:
+    """Standard streams that exist: one closed when the command started (``2>&-``) is
+    Python's ``None``, which would fail the first write; it writes to the null device."""
+    for name in ("stdin", "stdout", "stderr"):
+        if getattr(sys, name) is None:
+            with contextlib.suppress(OSError):
+                setattr(sys, name, open(os.devnull, "r" if name == "stdin" else "w"))  # noqa: SIM115
+
+
+def say(text: str) -> None:
+    """A line on stderr that never fails: a message about a failure must not fail in turn."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(text, file=sys.stderr, flush=True)
+
+
+def silence_stdout() -> None:
+    """Standard output to the null device, so that the interpreter's own flush at exit fails
+    no more once writing to it has failed (a full disk, a reader gone)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def safe_stdout() -> None:

@@ -1,11 +1,13 @@
-"""self-play rounds: a progress bar, then each seat's mean points and their interval
+"""self-play rounds: progress, then each seat's mean points and their interval
 
 Policies: {policies} (table objective, Monte Carlo, strongest back first, a random legal
 setting). --out writes the rows to a simulation directory, which --resume continues after an
 interruption. --plot writes points per round, expected value by row category and calibration
 (with --compare: both rule sets' payoffs); needs matplotlib (pip install 'chinese-poker[plot]').
 --tables applies to --rules; the --compare run uses the tables found for its own rules.
-Ctrl-C stops the run (and any run not started yet), shows what was done and exits with 130.
+Progress is a bar on a terminal, else (a log file, a batch job) a line every 10 seconds;
+--no-progress turns it off. Ctrl-C stops the run (and any run not started yet), shows what was
+done and exits with 130.
 
 Examples:
     chinese-poker simulate --rounds 10000 --players 4 --rules maceplay
@@ -24,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..exceptions import ChinesePokerError, OutputError
-from ._options import Shared, add_count, add_players, command, progress
+from ._options import Shared, add_count, add_players, command
 from ._shared import (
     POLICY_NAMES,
     TABLE_POLICIES,
@@ -150,16 +152,17 @@ def run(args: argparse.Namespace) -> None:
                 policies,
                 seed=args.seed,
                 threads=args.threads,
-                progress=progress(args),
+                # a bar on a terminal, else a line every PROGRESS_LINE_SECONDS
+                progress=not args.no_progress,
                 out=path,
                 resume=args.resume and path is not None,
                 overwrite=args.overwrite and path is not None,
             )
         except ChinesePokerError as e:
+            if isinstance(e, OutputError):
+                raise  # exit 74: the output failed, not the arguments
             if e.argument in ("out", "resume", "overwrite"):
                 fail(f"--{e.argument}", str(e).split(": ", 1)[-1])
-            if isinstance(e, OutputError):
-                raise
             fail("--rules", str(e))
         runs.append(run)
         if run.interrupted:
