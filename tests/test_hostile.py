@@ -179,4 +179,6 @@ def test_compact_to_json_is_json_dumps_of_to_dict() -> None:
         t.play_round()
     t.deal()
     for indent in (None, 2):
-        assert t.to_json(indent=indent) == json.dumps(t.to_dict(), indent=indent, ensure_ascii=False)
+        assert t.to_json(indent=indent) == json.dumps(
+            t.to_dict(), indent=indent, ensure_ascii=False
+        )

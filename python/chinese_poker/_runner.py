@@ -61,7 +61,17 @@ def _progress_mode(show: object) -> str | None:
         terminal = stream is not None and stream.isatty()
     except (OSError, ValueError, AttributeError):
         terminal = False
-    return "bar" if terminal or "ipykernel" in sys.modules else "lines"
+    return "bar" if terminal or _in_notebook() else "lines"
+
+
+def _in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (where tqdm draws a widget)."""
+    ipython = sys.modules.get("IPython")
+    try:
+        shell = None if ipython is None else ipython.get_ipython()
+    except Exception:
+        return False
+    return type(shell).__name__ == "ZMQInteractiveShell"
 
 
 class _Progress:
