@@ -1266,7 +1266,7 @@ def json_mutation(draw: st.DrawFn, data: Any) -> Any:
         parent, key = path[-1]
         how = draw(st.sampled_from(["replace", "drop", "double"]))
         if how == "replace":
-            parent[key] = draw(ODD_VALUES)
+            parent[key] = json.loads(json.dumps(draw(ODD_VALUES)))  # never shared
         elif how == "drop":
             del parent[key]
         elif isinstance(parent, list):
