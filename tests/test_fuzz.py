@@ -1391,11 +1391,14 @@ FIRST_CALLS = {
 def test_fuzz_ctrl_c_during_a_fresh_process_first_calls(call: str, delay: float) -> None:
     import signal
 
-    code = f"import chinese_poker as cp\n{FIRST_CALLS[call]}\n"
+    # the moment counts from the interpreter's start (a Ctrl-C before that is the
+    # interpreter's business): the import of the package and its first call
+    code = f"print('started', flush=True)\nimport chinese_poker as cp\n{FIRST_CALLS[call]}\n"
     child = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "started"
         time.sleep(delay)
         sent = time.perf_counter()
         child.send_signal(signal.SIGINT)
