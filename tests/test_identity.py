@@ -17,7 +17,7 @@ from typing import Any
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import _core
+from chinese_poker import _core, _dataset
 from chinese_poker import strategy_tables as T
 from chinese_poker.exceptions import CancelledError, InvalidTablesError
 
@@ -166,7 +166,7 @@ def test_provenance_differs_when_only_the_tables_differ(tmp_path: Path) -> None:
     # written and read back: the Parquet metadata and the manifest carry it
     out = tmp_path / "run"
     cp.simulate(40, 2, rules, [cp.TableEV(own), cp.Greedy()], seed=3, out=out, progress=False)
-    manifest = json.loads((out / "_manifest.json").read_text())
+    manifest = _dataset.load_manifest(out)
     assert manifest["tables"][0] == c.tables[0].to_dict()  # type: ignore[union-attr]
     assert cp.read_simulation(out).provenance.tables == c.tables
     one = tmp_path / "one.parquet"

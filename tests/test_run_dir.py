@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 from chinese_poker import _dataset, _runner
 from chinese_poker.exceptions import ChinesePokerError, InvalidArgumentError, OutputError
-from chinese_poker.simulate import Provenance
 
 pq = pytest.importorskip("pyarrow.parquet")
 pa = pytest.importorskip("pyarrow")
@@ -111,9 +110,7 @@ def test_a_damaged_part_is_named_on_read_and_replayed_on_resume(
 
 def test_a_second_writer_is_refused_naming_the_first(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    identity = _dataset.run_identity(
-        Provenance.of(cp.RuleSet.preset("maceplay"), [cp.Greedy()] * 3, 7, 10, 3).to_dict()
-    )
+    identity = _dataset.run_identity(_run(10).provenance.to_dict())
     first = _dataset.open_output(out, identity, resume=False, overwrite=False)
     try:
         with pytest.raises(OutputError, match=f"process {os.getpid()} on host") as e:
