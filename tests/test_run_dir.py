@@ -188,11 +188,14 @@ def test_a_damaged_manifest_is_the_packages_error(tmp_path: Path) -> None:
         _dataset._atomic_write(out / _dataset.MANIFEST, _dataset._manifest_file(json.dumps(good)))
 
 
-def _downgrade(out: Path) -> None:
+def _downgrade(out: Path, tables: bool) -> None:
     """Rewrites a version 3 directory as version 2 wrote it: the column ``natural``, its
-    parts described as version 2, the manifest ``_manifest.json``."""
+    parts described as version 2, the manifest ``_manifest.json``; without ``tables``, as
+    version 2 wrote it before runs recorded their tables."""
     m = _dataset.load_manifest(out)
     identity = {**_dataset.run_identity(m), "schema_version": 2}
+    if not tables:
+        del identity["tables"], m["tables"]
     for p in m["parts"]:
         path = out / p["file"]
         table = pq.read_table(path)
@@ -209,8 +212,9 @@ def _downgrade(out: Path) -> None:
     (out / _dataset.LEGACY_MANIFEST).write_text(json.dumps({**m, "schema_version": 2}))
 
 
+@pytest.mark.parametrize("tables", [True, False], ids=["with tables", "before tables"])
 def test_a_version_2_directory_is_still_read_and_resumed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tables: bool
 ) -> None:
     _small_parts(monkeypatch)
     want = _run(600)
@@ -221,7 +225,7 @@ def test_a_version_2_directory_is_still_read_and_resumed(
     (out / last["file"]).unlink()
     m["done"] -= last["count"]
     _dataset.store_manifest(out, m)
-    _downgrade(out)
+    _downgrade(out, tables)
     back = cp.read_simulation(out)
     assert back.interrupted and back.columns is not None and "declared" in back.columns
     resumed = _run(600, out=out, resume=True)
