@@ -9,7 +9,8 @@ PIP    := $(PY) -m pip
 export PYO3_PYTHON := $(abspath $(PY))
 WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 
-.PHONY: demo test dev wheel sdist wheel-check lint docs rust-test py-test fuzz bench clean
+.PHONY: demo test dev wheel sdist wheel-check wheel-tests-min lint docs rust-test py-test fuzz \
+	bench clean
 
 $(VENV)/.ready: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -89,9 +90,21 @@ wheel-check: sdist
 	cd $(WHEEL_DIR)/.. && smoke-venv/bin/python -c "$(SMOKE)"
 	rm -rf $(WHEEL_DIR)/../smoke-venv
 
+# The wheel's tests as the smallest release job runs them (the musllinux and sdist jobs of
+# .github/workflows/ci.yml): a fresh virtualenv with the wheel and .ci/wheel-test-requirements.txt
+# only (no pyarrow, matplotlib, pandas, ...), the suite run by .ci/test-wheel.
+MIN_VENV := $(or $(CARGO_TARGET_DIR),target)/min-venv
+wheel-tests-min: wheel
+	rm -rf $(MIN_VENV)
+	$(PYTHON) -m venv $(MIN_VENV)
+	$(MIN_VENV)/bin/pip install --quiet $(WHEEL_DIR)/*.whl -r .ci/wheel-test-requirements.txt
+	.ci/test-wheel $(abspath $(MIN_VENV))/bin/python
+	rm -rf $(MIN_VENV)
+
 test: wheel
 	$(MAKE) rust-test
 	$(MAKE) py-test
+	$(MAKE) wheel-tests-min
 	$(MAKE) lint
 	$(MAKE) docs
 	$(MAKE) wheel-check

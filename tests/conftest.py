@@ -8,7 +8,9 @@ or ``HYPOTHESIS_PROFILE=long``): many more examples, random each run.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -49,3 +51,34 @@ def _own_user_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         del os.environ[TABLES_ENV]
     else:
         os.environ[TABLES_ENV] = before
+
+
+# -- optional libraries and platforms ----------------------------------------------------------
+#
+# The release jobs test each wheel with a smaller dependency set than `make test` (musllinux
+# and the sdist: no pyarrow, no matplotlib; `make wheel-tests-min` runs that set here), and on
+# macOS and Windows. A test that needs an optional library says so with
+# `@pytest.mark.needs("pyarrow", ...)` and is skipped, naming what is missing, where it is not
+# installed; one that needs POSIX signals, `/proc` or fork says so with `posix_only` /
+# `linux_only`.
+
+
+def missing(*modules: str) -> list[str]:
+    """The modules of ``modules`` that cannot be imported here."""
+    return [m for m in modules if importlib.util.find_spec(m) is None]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "needs(*modules): skipped where a module is not installed")
+    config.addinivalue_line("markers", "posix_only: needs POSIX signals (not on Windows)")
+    config.addinivalue_line("markers", "linux_only: needs Linux's /proc")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers("needs"):
+        if absent := missing(*mark.args):
+            pytest.skip(f"needs {', '.join(absent)} (not installed)")
+    if item.get_closest_marker("posix_only") and sys.platform == "win32":
+        pytest.skip("POSIX signals: not on Windows")
+    if item.get_closest_marker("linux_only") and not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc: Linux only")

@@ -216,6 +216,7 @@ def test_simulate_json_and_text() -> None:
     assert "300 rounds in" in text
 
 
+@pytest.mark.needs("pyarrow", "matplotlib")
 def test_simulate_streams_to_parquet_and_plots(tmp_path: Path) -> None:
     text = ok(
         "simulate", "--rounds", "200", "--policy", "table,mc,greedy,random", "--samples", "20",
@@ -226,6 +227,7 @@ def test_simulate_streams_to_parquet_and_plots(tmp_path: Path) -> None:
     assert png(tmp_path / "run.png")
 
 
+@pytest.mark.needs("matplotlib")
 def test_simulate_compares_two_rule_sets(tmp_path: Path) -> None:
     data = ok_json(
         "simulate", "--rounds", "200", "--compare", "one_six", "--plot", "cmp.png", cwd=tmp_path
@@ -234,6 +236,7 @@ def test_simulate_compares_two_rule_sets(tmp_path: Path) -> None:
     assert png(tmp_path / "cmp.png")
 
 
+@pytest.mark.needs("matplotlib")
 def test_duel_prints_the_edge_with_its_interval(tmp_path: Path) -> None:
     text = ok("duel", "table", "greedy", "--deals", "200", "--rules", "two_four")
     assert "edge +" in text and "95% CI [" in text and "table is better" in text
@@ -243,6 +246,7 @@ def test_duel_prints_the_edge_with_its_interval(tmp_path: Path) -> None:
     assert png(tmp_path / "d.png")
 
 
+@pytest.mark.needs("matplotlib")
 def test_every_plot_writes_a_png(tmp_path: Path) -> None:
     a = cp.simulate(300, 4, "maceplay", seed=2, progress=False)
     b = cp.simulate(300, 4, "one_six", seed=2, progress=False,
@@ -454,6 +458,7 @@ def test_bad_arguments_are_one_line_and_exit_2(
     assert time.perf_counter() - start < 10  # nothing long ran first
 
 
+@pytest.mark.needs("pyarrow", "matplotlib")
 def test_cli_guide_examples_run(tmp_path: Path) -> None:
     """Every command in the command-line guide's first block runs as written, in order, in a
     fresh directory holding the two files the block reads (a hands file and a round file); the

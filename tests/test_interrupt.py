@@ -12,6 +12,9 @@ import chinese_poker as cp
 import numpy as np
 import pytest
 
+# SIGINT sent to this process and to children: on Windows a signal ends the process instead
+pytestmark = pytest.mark.posix_only
+
 
 def test_ctrl_c_interrupts_solve_batch() -> None:
     rng = np.random.default_rng(0)

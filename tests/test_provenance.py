@@ -77,7 +77,13 @@ def test_a_parquet_file_holds_its_provenance_and_labels(run: cp.Simulation, tmp_
     table = pq.read_table(path)
     _labels_match_codes(table, run.columns)
     assert (run.columns["declared"] != _core.NO_NATURAL).any(), "the run declares naturals"
-    # pandas and polars read the labels as categories
+
+
+def test_pandas_and_polars_read_the_labels_as_categories(
+    run: cp.Simulation, tmp_path: Path
+) -> None:
+    pytest.importorskip("pandas")  # optional: not in the release jobs' test dependencies
+    table = pq.read_table(run.to_parquet(tmp_path / "run.parquet"))
     assert table.to_pandas()["status"].dtype == "category"
     pl = pytest.importorskip("polars")
     assert run.to_polars()["declared"].dtype == pl.Categorical

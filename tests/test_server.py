@@ -499,6 +499,7 @@ def test_concurrent_clients_get_their_own_answers(server: Server) -> None:
     assert got == want
 
 
+@pytest.mark.posix_only  # SIGTERM's exit status
 def test_sigterm_finishes_the_requests_in_flight() -> None:
     server = start("--mc-slots", "2", "--workers", "2")
     results: list[tuple[Any, float]] = []

@@ -133,6 +133,7 @@ def test_summary_arrow_and_parquet(tmp_path: Path) -> None:
         streamed.to_arrow()
 
 
+@pytest.mark.needs("pyarrow")
 def test_seat_summary_is_numpy_on_the_columns(tmp_path: Path) -> None:
     rules = "pokerfever_western"  # fouls pay, surrender allowed, naturals declared
 
