@@ -437,3 +437,57 @@ fn tables_for_another_wheel_are_refused_and_a_file_naming_none_takes_the_rules()
         Wheel::Second
     );
 }
+
+/// The tables built into the crate (`bundled-tables`, on by default) are the files of the
+/// Python package's index, byte for byte read the same: every preset and table size the index
+/// lists solves from them with no files, the same objective as from the directory.
+#[cfg(feature = "bundled-tables")]
+#[test]
+fn the_bundled_tables_are_the_shipped_files() {
+    use chinese_poker::solve::{bundled_files, bundled_tables, load_bundled};
+    let listed: Vec<String> = index()
+        .iter()
+        .map(|e| e["file"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(bundled_files().collect::<Vec<_>>(), listed);
+    let mut checked = 0;
+    for entry in index() {
+        for pair in entry["presets"].as_array().unwrap() {
+            let rules = rules_named(pair[0].as_str().unwrap());
+            let players = pair[1].as_u64().unwrap() as usize;
+            let built_in = bundled_tables(&rules, players).unwrap().expect("bundled");
+            let on_disk =
+                read_tables_file(data_dir().join(entry["file"].as_str().unwrap())).unwrap();
+            assert_eq!(built_in.key, on_disk.key);
+            assert_eq!(built_in.meta, on_disk.meta);
+            assert_eq!(built_in.tables, on_disk.tables);
+            assert!(built_in.path.starts_with("bundled"));
+            let ev = load_bundled(&rules, players).unwrap();
+            let from_dir = load_shipped(data_dir(), &rules, players).unwrap();
+            assert_eq!(ev.tables, from_dir.tables);
+            assert_eq!(ev.players, players);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8 * 3, "{checked} presets and table sizes");
+}
+
+/// A rule set no tables were trained for: `None` from the built-in index, and an error naming
+/// it from `load_bundled`, never another rule set's tables; a bad table size is refused.
+#[cfg(feature = "bundled-tables")]
+#[test]
+fn the_bundled_tables_refuse_what_they_do_not_hold() {
+    use chinese_poker::solve::{bundled_tables, load_bundled};
+    let rules = Rules {
+        majority_point: 7, // scoring no tables were trained for
+        ..Rules::default()
+    };
+    assert!(bundled_tables(&rules, 2).unwrap().is_none());
+    let err = load_bundled(&rules, 2).err().unwrap().to_string();
+    assert!(
+        err.contains("bundled") && err.contains("lists no tables"),
+        "{err}"
+    );
+    assert!(bundled_tables(&Rules::default(), 5).is_err());
+    assert!(bundled_tables(&Rules::default(), 1).is_err());
+}

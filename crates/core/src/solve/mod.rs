@@ -32,6 +32,8 @@ pub use solved::Solved;
 pub use table_ev::{
     canonical_tables_key, tables_key, FrontLine, OutcomeTables, TableBound, TableEv,
 };
+#[cfg(feature = "bundled-tables")]
+pub use tables_file::{bundled_files, bundled_tables, load_bundled};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};
 pub use tables_id::{TablesId, TablesSource};
 
@@ -56,8 +58,11 @@ pub fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 /// What the solver decided.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Choice {
+    /// Set the cards and compare rows.
     Play,
+    /// Declare this natural.
     Declare(NaturalKind),
+    /// Give up before the showdown.
     Surrender,
 }
 
@@ -70,6 +75,7 @@ pub struct Alternative {
     /// front, middle, back raw ranks of `codes`
     #[serde(rename = "raw_ranks", with = "crate::data::list")]
     pub ranks: [u32; 3],
+    /// The setting's value under the objective.
     pub value: f64,
     /// standard error of `value` (Monte Carlo), else 0
     pub stderr: f64,
@@ -118,6 +124,7 @@ fn setting_of(codes: &[u8; 13]) -> Setting {
     Setting::from_codes(codes).expect("a split of a hand")
 }
 
+/// Refuses a table size outside `MIN_PLAYERS..=MAX_PLAYERS`, naming it.
 pub fn check_players(players: usize) -> Result<()> {
     use crate::score::{MAX_PLAYERS, MIN_PLAYERS};
     if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
@@ -443,8 +450,11 @@ fn surrender_points(rules: &Rules, opponents: f64) -> Option<f64> {
 /// One of a hand's three options.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Pick {
+    /// Play the best setting.
     Play,
+    /// Declare the natural.
     Declare,
+    /// Surrender.
     Surrender,
 }
 
@@ -507,7 +517,9 @@ pub fn decision_of(choice: Choice, codes: &[u8; 13]) -> Decision {
 
 /// Batch decision codes: `out_choice`.
 pub const BATCH_PLAY: u8 = 0;
+/// `out_choice` of a hand that declares a natural.
 pub const BATCH_DECLARE: u8 = 1;
+/// `out_choice` of a hand that surrenders.
 pub const BATCH_SURRENDER: u8 = 2;
 /// `out_natural` of a hand that declares nothing.
 pub const BATCH_NO_NATURAL: u8 = u8::MAX;

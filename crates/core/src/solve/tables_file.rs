@@ -36,6 +36,7 @@ const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 /// A tables file as read: its outcome tables and what its `meta` says about them.
 #[derive(Clone, Debug)]
 pub struct TablesFile {
+    /// Where the tables were read from.
     pub path: PathBuf,
     /// The [`tables_key`] the tables were trained for.
     pub key: String,
@@ -522,12 +523,18 @@ pub fn shipped_tables_path(
     let index = dir.join(TABLES_INDEX);
     let text = std::fs::read_to_string(&index)
         .map_err(|e| bad(&index, format!("cannot be read ({e})")))?;
-    let data: Value = serde_json::from_str(&text)
-        .map_err(|e| bad(&index, format!("cannot be read (not JSON: {e})")))?;
+    Ok(indexed_file(&text, &index, rules, players)?.map(|file| dir.join(file)))
+}
+
+/// The file name an index (the text of a [`TABLES_INDEX`], `index` naming it in errors) lists
+/// for this rule set and table size.
+fn indexed_file(text: &str, index: &Path, rules: &Rules, players: usize) -> Result<Option<String>> {
+    let data: Value = serde_json::from_str(text)
+        .map_err(|e| bad(index, format!("cannot be read (not JSON: {e})")))?;
     let entries = data
         .get("tables")
         .and_then(Value::as_array)
-        .ok_or_else(|| bad(&index, "not a tables index (no \"tables\" list)"))?;
+        .ok_or_else(|| bad(index, "not a tables index (no \"tables\" list)"))?;
     let key = tables_key(rules, players);
     for (i, e) in entries.iter().enumerate() {
         let (Some(k), Some(file)) = (
@@ -535,15 +542,60 @@ pub fn shipped_tables_path(
             e.get("file").and_then(Value::as_str),
         ) else {
             return Err(bad(
-                &index,
+                index,
                 format!("entry {i} has no \"key\" and \"file\" text"),
             ));
         };
         if canonical_tables_key(k) == key {
-            return Ok(Some(dir.join(file)));
+            return Ok(Some(file.to_string()));
         }
     }
     Ok(None)
+}
+
+#[cfg(feature = "bundled-tables")]
+mod bundled {
+    include!(concat!(env!("OUT_DIR"), "/bundled_tables.rs"));
+}
+
+/// The strategy tables built into the crate (the `bundled-tables` feature, on by default) for
+/// this rule set and table size, or `None` where none were trained for them: the same files
+/// the Python package ships, so a program built from the registry's crate alone solves with
+/// them. In errors, the files are named `bundled/<file>`.
+#[cfg(feature = "bundled-tables")]
+pub fn bundled_tables(rules: &Rules, players: usize) -> Result<Option<TablesFile>> {
+    super::check_players(players)?;
+    let index = Path::new("bundled").join(TABLES_INDEX);
+    let Some(file) = indexed_file(bundled::BUNDLED_INDEX, &index, rules, players)? else {
+        return Ok(None);
+    };
+    let path = Path::new("bundled").join(&file);
+    let (_, bytes) = bundled::BUNDLED_FILES
+        .iter()
+        .find(|(name, _)| *name == file)
+        .ok_or_else(|| bad(&path, "listed by the index but not built in"))?;
+    parse_tables(bytes, &path).map(Some)
+}
+
+/// [`load_shipped`] from the tables built into the crate ([`bundled_tables`]): the table
+/// objective for this rule set and table size, no files needed. Where none were trained for
+/// them, says so.
+#[cfg(feature = "bundled-tables")]
+pub fn load_bundled(rules: &Rules, players: usize) -> Result<TableEv> {
+    bundled_tables(rules, players)?
+        .ok_or_else(|| {
+            bad(
+                &Path::new("bundled").join(TABLES_INDEX),
+                format!("lists no tables for this rule set at {players} players"),
+            )
+        })?
+        .table_ev(rules, players)
+}
+
+/// The names of the files built into the crate ([`bundled_tables`]), as its index lists them.
+#[cfg(feature = "bundled-tables")]
+pub fn bundled_files() -> impl Iterator<Item = &'static str> {
+    bundled::BUNDLED_FILES.iter().map(|(name, _)| *name)
 }
 
 /// The table objective from the tables `data_dir` ships for this rule set and table size.
