@@ -49,8 +49,8 @@ lint: $(VENV)/.ready
 	cargo fmt --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p chinese-poker --all-targets --features search-stats --quiet -- -D warnings
-	$(VENV)/bin/ruff check python tests benches
-	$(VENV)/bin/ruff format --check python tests benches
+	$(VENV)/bin/ruff check python tests benches tools
+	$(VENV)/bin/ruff format --check python tests benches tools
 	$(VENV)/bin/mypy
 	MYPYPATH=python $(PY) -m mypy.stubtest chinese_poker._core --allowlist stubtest-allowlist.txt --mypy-config-file pyproject.toml
 	$(VENV)/bin/actionlint .github/workflows/*.yml

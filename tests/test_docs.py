@@ -128,6 +128,53 @@ def test_what_the_package_points_to_exists() -> None:
         assert (DOCS / f"{page.strip('/')}.md").exists(), page
 
 
+PUBLIC_MODULES = [
+    "chinese_poker", "chinese_poker.rules", "chinese_poker.scoring", "chinese_poker.solver",
+    "chinese_poker.simulate", "chinese_poker.policies", "chinese_poker.duels",
+    "chinese_poker.provenance", "chinese_poker.table", "chinese_poker.strategy_tables",
+    "chinese_poker.plots", "chinese_poker.exceptions", "chinese_poker.about",
+]  # fmt: skip
+
+
+def _public_docstrings() -> dict[str, str]:
+    """The docstring of every public module, class, function, method and property, the
+    extension's included (read from the installed package, as the API reference is)."""
+    import importlib
+    import inspect
+
+    docs: dict[str, str] = {}
+    for name in PUBLIC_MODULES:
+        module = importlib.import_module(name)
+        docs[name] = module.__doc__ or ""
+        for attr in getattr(module, "__all__", []):
+            obj = getattr(module, attr)
+            docs[f"{name}.{attr}"] = inspect.getdoc(obj) or ""
+            if inspect.isclass(obj):
+                for member, value in vars(obj).items():
+                    if not member.startswith("_") or member == "__init__":
+                        docs[f"{name}.{attr}.{member}"] = inspect.getdoc(value) or ""
+    return docs
+
+
+def test_docstrings_link_to_the_site_not_to_the_repository() -> None:
+    """A pip user has no docs/ folder: docstrings name pages by their address on the site, and
+    each address is a page of the site, with the heading its anchor names. No Sphinx role is
+    left as raw text (the reference renders Markdown)."""
+    docs = _public_docstrings()
+    assert len(docs) > 300, len(docs)
+    linked = 0
+    for name, doc in docs.items():
+        assert not re.search(r"\bdocs/[\w/-]+\.md|README", doc), name
+        assert not re.search(r":(class|meth|func|data|attr|mod|exc|obj):`", doc), name
+        for page, anchor in re.findall(re.escape(BASE) + r"([\w/-]*)(?:#([\w-]+))?", doc):
+            path = DOCS / f"{page.strip('/')}.md" if page else DOCS / "index.md"
+            assert path.exists(), (name, page)
+            if anchor:
+                assert anchor in _headings(path.read_text(encoding="utf-8")), (name, anchor)
+            linked += 1
+    assert linked >= 5
+
+
 def test_show_versions(capsys: pytest.CaptureFixture[str]) -> None:
     cp.show_versions()
     out = capsys.readouterr().out

@@ -6,9 +6,9 @@ entry point refuses the same values with the same messages: a ``bool`` or a floa
 ``InvalidTypeError``, a number out of range an ``InvalidArgumentError`` stating exactly the range
 enforced, numpy integers count everywhere, and the argument is named as the caller wrote it.
 
-A number of seconds (a table's ``deadline``) is read by :func:`seconds`. Bankrolls are read by
+A number of seconds (a table's ``deadline``) is read by `seconds()`. Bankrolls are read by
 ``_core.read_bankrolls`` (the reader ``settle`` uses) and policies by
-:func:`chinese_poker.policies._read_policies`.
+`chinese_poker.policies._read_policies()`.
 """
 
 from __future__ import annotations

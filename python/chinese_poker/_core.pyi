@@ -13,7 +13,9 @@ from .scoring import Declare, Setting, Surrender
 
 __version__: str
 
-# -- the rule schema's names (docs/architecture.md, "One rule schema") -------------------------
+# -- the rule schema's names ([architecture: One rule
+# schema](https://chinese-poker.github.io/chinese-poker/architecture/#one-rule-schema))
+# -------------------------
 
 class Category(IntEnum):
     """Hand categories, weakest first. A front row is only HIGH_CARD, PAIR or TRIPS.

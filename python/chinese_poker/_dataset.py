@@ -16,7 +16,7 @@ itself in its key-value metadata under the one key ``chinese_poker``: JSON of th
 and schema version, the full rule set, players, policy per seat, seed, rounds, the package
 version that wrote it), its round range (``first``, ``count``) and the run's digest (``run``).
 The code columns (``choice``, ``status``, ``natural``) are written as Arrow dictionary columns
-labelled with the core's names; :func:`numpy_columns` reads them back as codes.
+labelled with the core's names; `numpy_columns()` reads them back as codes.
 
 A part renamed but not yet in the manifest (a kill between the two, or a Ray task cancelled
 after writing some of its parts) carries its run and range in its own Parquet metadata: the
@@ -66,18 +66,18 @@ SCHEMA_VERSION = 3
 metadata). 3: the column of the natural declared is ``declared`` (``natural`` is a reserved
 word in SQL) and a directory's manifest is ``_manifest.parquet``; 2: ``natural`` and
 ``_manifest.json``; 1: bare codes, not read any more. A package reads the versions of
-:data:`READ_VERSIONS`, and resumes a directory in the version it was written in."""
+`READ_VERSIONS`, and resumes a directory in the version it was written in."""
 READ_VERSIONS = (2, 3)
 """The schema versions this package reads (and resumes)."""
 MANIFEST = "_manifest.parquet"
 """The manifest's file name inside a simulation directory: a Parquet file of no rows with the
-parts' columns, its key-value metadata the manifest's JSON (under :data:`MANIFEST_KEY`), so
+parts' columns, its key-value metadata the manifest's JSON (under `MANIFEST_KEY`), so
 that a reader of every ``*.parquet`` file of the directory (polars, DuckDB) reads the rows
 alone, and one that skips ``_`` files (pyarrow, Spark) never sees it."""
 LEGACY_MANIFEST = "_manifest.json"
 """The manifest of a schema version 2 directory (still read and resumed)."""
 MANIFEST_KEY = b"chinese_poker_manifest"
-"""The key of the manifest's JSON in :data:`MANIFEST`'s Parquet metadata."""
+"""The key of the manifest's JSON in `MANIFEST`'s Parquet metadata."""
 METADATA_KEY = b"chinese_poker"
 """The one key of a simulation's Parquet key-value metadata: its run description, as JSON."""
 _META_KEY = METADATA_KEY
@@ -110,7 +110,7 @@ COLUMNS = (
     "points",
     "value",
 )
-"""The result columns, one row per round and seat (see :class:`~chinese_poker.Simulation`)."""
+"""The result columns, one row per round and seat (see `Simulation`)."""
 _PART = re.compile(r"part-(\d{13})\.parquet")
 _TEMP_PREFIX = ".part-"
 
@@ -168,7 +168,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
 def run_identity(description: Mapping[str, Any], version: int = SCHEMA_VERSION) -> dict[str, Any]:
     """What makes two runs the same run, from a run's description (a provenance's
     ``to_dict()``, a manifest, a file's metadata): the format, the schema version ``version``
-    and :data:`RUN_KEYS`, in the form JSON reads back (lists, not tuples), so that equal runs
+    and `RUN_KEYS`, in the form JSON reads back (lists, not tuples), so that equal runs
     compare equal."""
     identity = {"format": FORMAT, "schema_version": version}
     identity.update({k: description[k] for k in RUN_KEYS if k != "tables"})
@@ -188,7 +188,7 @@ def file_metadata(
 ) -> dict[bytes, bytes]:
     """The Parquet key-value metadata of a simulation's file (a part, or
     ``Simulation.to_parquet``'s one file): the run, the package version that made the rows,
-    their round range and the run's digest, as JSON under :data:`METADATA_KEY`."""
+    their round range and the run's digest, as JSON under `METADATA_KEY`."""
     data = {
         **identity,
         "package_version": package_version,
@@ -231,7 +231,7 @@ def _codes(col: pa.ChunkedArray, name: str) -> npt.NDArray[np.uint8]:
 
 def arrow_table(cols: Mapping[str, npt.NDArray[Any]], names: Sequence[str]) -> pa.Table:
     """Columns as an Arrow table: (N, k) arrays as fixed-size lists of k, the code columns of
-    :data:`LABELS` as dictionary columns of their labels."""
+    `LABELS` as dictionary columns of their labels."""
     import pyarrow as pa
 
     def fixed(a: npt.NDArray[Any], width: int) -> pa.Array:
@@ -567,7 +567,7 @@ class Dataset:
         return None
 
     def verified(self, entries: object) -> tuple[list[dict[str, Any]], list[str]]:
-        """The manifest's entries that hold up (:meth:`check_entry`), in round order and not
+        """The manifest's entries that hold up (`check_entry()`), in round order and not
         overlapping (a part listed twice is kept once), and what is wrong with the others,
         each naming its entry."""
         if not isinstance(entries, list):
@@ -744,8 +744,8 @@ def open_output(out: object, identity: dict[str, Any], *, resume: bool, overwrit
     ``overwrite`` a simulation directory or a file to replace. Takes the directory's lock (a
     second writer is refused, naming the first) and writes the manifest at once, so a path
     that cannot be written fails here. With ``resume`` every listed part is verified
-    (:meth:`Dataset.verified`): one that fails is played again. Close the dataset
-    (:meth:`Dataset.close`) to release the lock."""
+    (`Dataset.verified()`): one that fails is played again. Close the dataset
+    (`Dataset.close()`) to release the lock."""
     path = output_path(out)
     if resume and overwrite:
         e = InvalidArgumentError('argument "resume": pass resume or overwrite, not both')

@@ -1,6 +1,6 @@
 """The one importer of the optional libraries: pyarrow (Arrow and Parquet), matplotlib (plots),
 pandas and polars. A call that needs one it cannot import raises
-:class:`~chinese_poker.exceptions.MissingDependencyError` saying what to install, never a bare
+`MissingDependencyError` saying what to install, never a bare
 ``ModuleNotFoundError`` from deep inside the call."""
 
 from __future__ import annotations

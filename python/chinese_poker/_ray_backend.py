@@ -1,4 +1,4 @@
-"""The Ray backend of :func:`chinese_poker.simulate`: the rounds split into shards of round
+"""The Ray backend of `chinese_poker.simulate()`: the rounds split into shards of round
 ranges, each played by a Ray task with the local engine. A round's result depends only on the
 run's seed and the round's index, so the gathered shards are the local run's rows.
 
@@ -91,7 +91,7 @@ def play_shards(
     """The shards' ranges in round order, and whether Ctrl-C cut the run short (the shards
     not finished by then are cancelled; the rows kept are those of the finished shards, and
     with a directory, the parts any task finished). A task that fails for good cancels the
-    others and raises its error. ``shards`` was read by :func:`~chinese_poker.simulate`."""
+    others and raises its error. ``shards`` was read by `simulate()`."""
     try:
         import ray
     except ImportError:

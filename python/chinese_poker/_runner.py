@@ -3,8 +3,8 @@
 columns from the core (or, for seats played by a Python callable, decided here and settled by
 the core), the core's per-seat running sums (``_core.SeatTally``), and the rows written as
 finished parts of a simulation directory (``_dataset``).
-:func:`~chinese_poker.simulate` plays ranges of rounds locally or as Ray tasks
-(``_ray_backend``), both through :func:`_play_range`.
+`simulate()` plays ranges of rounds locally or as Ray tasks
+(``_ray_backend``), both through `_play_range()`.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ one."""
 
 def _progress_mode(show: object) -> str | None:
     """What ``progress=show`` shows: ``"bar"`` (a tqdm bar), ``"lines"`` (a line every
-    :data:`PROGRESS_LINE_SECONDS`) or ``None``. ``True`` is a bar on a terminal or in a
+    `PROGRESS_LINE_SECONDS`) or ``None``. ``True`` is a bar on a terminal or in a
     notebook, lines elsewhere."""
     if show is False or show is None:
         return None
@@ -75,7 +75,7 @@ def _in_notebook() -> bool:
 
 
 class _Progress:
-    """Progress on stderr: a tqdm bar or periodic lines (:func:`_progress_mode`). Showing it
+    """Progress on stderr: a tqdm bar or periodic lines (`_progress_mode()`). Showing it
     is cosmetic and never costs work: once writing fails (stderr closed, full, a broken pipe)
     it is dropped and the run goes on."""
 

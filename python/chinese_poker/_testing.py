@@ -1,10 +1,10 @@
 """Hooks for the package's own tests and benchmarks, not part of the API: the extension's
 ``_core._testing`` functions, typed.
 
-- :func:`settle_seconds` and :func:`solve_seconds`: the seconds per call of the core's own
+- `settle_seconds()` and `solve_seconds()`: the seconds per call of the core's own
   ``settle`` and ``solve`` (median of 5 runs, the GIL released), the baselines ``make bench``
   compares the Python calls with in the same process.
-- :func:`monte_carlo_opponents`: the opponents a Monte Carlo sample deals and sets for a hand,
+- `monte_carlo_opponents()`: the opponents a Monte Carlo sample deals and sets for a hand,
   so a test can score the chosen setting against exactly those.
 """
 

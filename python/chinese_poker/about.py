@@ -1,7 +1,8 @@
 """Where the package's documentation lives, and what a bug report should say about the setup.
 
 The documentation's base URL is the distribution's ``Documentation`` project URL (defined once,
-in ``pyproject.toml``); :func:`docs_url` builds every link the package shows a user on it.
+in ``pyproject.toml``); [`docs_url()`][chinese_poker.about.docs_url] builds every link the package
+shows a user on it.
 
     >>> from chinese_poker.about import docs_url
     >>> docs_url("rules/").endswith("/rules/")
@@ -57,7 +58,7 @@ def docs_url(page: str = "") -> str:
 
 def versions() -> dict[str, str]:
     """The package, Python, the platform and each dependency's version (``"not installed"``
-    where it is missing), as :func:`show_versions` prints them."""
+    where it is missing), as [`show_versions()`][chinese_poker.about.show_versions] prints them."""
     found = {
         DISTRIBUTION: _core.__version__,
         "python": sys.version.split()[0],

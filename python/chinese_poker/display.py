@@ -2,11 +2,11 @@
 (``_repr_html_``), written once here for cards, ranks, settings, solutions, settlements, batch
 solutions, simulations, duels and tables.
 
-Rows are always shown in one card order, :func:`ordered` (the core's ``display_order``): cards of
+Rows are always shown in one card order, `ordered()` (the core's ``display_order``): cards of
 a rank held more often first (quads, trips, pairs), then higher ranks, a wheel straight from its
 five (``5 4 3 2 A``), suits from spades down; so a row reads the way its rank is described. That
 order is for display only: settings keep their cards in the order they were set, as data
-(``to_dict()``, arrays, the evaluable ``repr`` of a :class:`~chinese_poker.Setting`).
+(``to_dict()``, arrays, the evaluable ``repr`` of a [`Setting`][chinese_poker.Setting]).
 
 Seats are ``P0``, ``P1``, ... in every layout, as in ``Settlement.explain()``. The HTML escapes
 every piece of text and colours suits (red ♥ ♦, black ♠ ♣) on a white card face, so it reads in
@@ -140,7 +140,7 @@ def _cell(v: object) -> str:
 def _html_table(
     headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str | None = None
 ) -> str:
-    """A table of cells that are already HTML (escape text with :func:`_cell` first)."""
+    """A table of cells that are already HTML (escape text with `_cell()` first)."""
     head = "".join(f'<th style="{_CELL}">{escape(h)}</th>' for h in headers)
     body = "".join(
         "<tr>" + "".join(f'<td style="{_CELL}">{c}</td>' for c in r) + "</tr>" for r in rows

@@ -49,7 +49,7 @@ class DuelResult(Shown):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: the figures (``edges`` left out) and ``provenance``, how the duel was
-        made (see :class:`~chinese_poker.provenance.Provenance`)."""
+        made (see [`Provenance`][chinese_poker.simulate.Provenance])."""
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         del data["edges"]
         data["provenance"] = self.provenance.to_dict()
@@ -95,8 +95,8 @@ def duel(
     """Duplicate duel of two policies: every deal is replayed with the seats rotated so that A
     holds each hand once (heads-up: A and B swap; at 3–4 players one seat plays A and the
     others B). Either policy may be a built-in one or a Python callable ``hand -> decision``
-    (as in :func:`~chinese_poker.simulate`: it is given a read-only array of the 13 codes and
-    its answer is checked against them); the same deals, decisions and scores whichever.
+    (as in [`simulate()`][chinese_poker.simulate.simulate]: it is given a read-only array of the 13
+    codes and its answer is checked against them); the same deals, decisions and scores whichever.
     Ctrl-C stops it and reports the deals done."""
     deals = _args.rounds("deals", deals, low=1)
     players = _args.players("players", players)

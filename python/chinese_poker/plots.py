@@ -9,13 +9,18 @@
 Each plot function draws on ``ax`` (a matplotlib ``Axes``) or on a new figure, and returns the
 ``Axes``:
 
-- :func:`points_distribution`: how many points a seat wins or loses per round, per seat;
-- :func:`value_by_category`: mean points per round by the category (pair, flush, ...) of each
+- [`points_distribution()`][chinese_poker.plots.points_distribution]: how many points a seat wins or
+  loses per round, per seat;
+- [`value_by_category()`][chinese_poker.plots.value_by_category]: mean points per round by the
+  category (pair, flush, ...) of each
   row, front, middle and back: what holding that row was worth;
-- :func:`calibration`: the policy's own estimate (``value``) against the points it then won,
+- [`calibration()`][chinese_poker.plots.calibration]: the policy's own estimate (``value``) against
+  the points it then won,
   by decile of the estimate; on the diagonal is well calibrated;
-- :func:`compare_rules`: the payoffs of the same deals under two rule sets (two simulations);
-- :func:`duel_edges`: a duel's running edge with its 95% interval as the deals add up.
+- [`compare_rules()`][chinese_poker.plots.compare_rules]: the payoffs of the same deals under two
+  rule sets (two simulations);
+- [`duel_edges()`][chinese_poker.plots.duel_edges]: a duel's running edge with its 95% interval as
+  the deals add up.
 
 Figures are built with ``matplotlib.figure.Figure`` (no pyplot, so no GUI and no global
 state): saving uses the Agg renderer whatever the default backend, which works on a server. In
@@ -140,7 +145,8 @@ def _columns(sim: Simulation, names: Sequence[str]) -> dict[str, npt.NDArray[Any
 
 
 def _need_rows(sim: object, name: str = "sim") -> None:
-    """Refuses anything but a :class:`Simulation` with rounds, naming the argument."""
+    """Refuses anything but a [`Simulation`][chinese_poker.Simulation] with rounds, naming the
+    argument."""
     from .simulate import Simulation
 
     if not isinstance(sim, Simulation):
@@ -350,7 +356,7 @@ def report(sim: Simulation, compare: Simulation | None = None) -> Figure:
 
 
 SAVE_SUFFIXES = (".png", ".svg", ".pdf")
-"""The file types :func:`save` writes, by suffix."""
+"""The file types [`save()`][chinese_poker.plots.save] writes, by suffix."""
 
 
 def save(fig: Figure | SubFigure | Axes, path: str | Path) -> Path:

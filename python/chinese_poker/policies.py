@@ -1,11 +1,12 @@
-"""The policies of self-play: who sets each seat's hand in :func:`~chinese_poker.simulate`,
-:func:`~chinese_poker.duel` and at a :class:`~chinese_poker.Table`.
+"""The policies of self-play: who sets each seat's hand in
+[`simulate()`][chinese_poker.simulate.simulate], [`duel()`][chinese_poker.duel] and at a
+[`Table`][chinese_poker.Table].
 
-Built-in policies (:class:`~chinese_poker.TableEV`, :class:`~chinese_poker.MonteCarlo`,
-:class:`Greedy`, :class:`RandomLegal`) play entirely in Rust with the GIL released, each given
-to the core as its spec; a Python callable ``hand -> decision`` plays too, in Python, hand by
-hand: its own work plus 10 to 20 µs a hand for the call and the check of its answer
-(``benches/simulate_costs.py``).
+Built-in policies ([`TableEV`][chinese_poker.TableEV], [`MonteCarlo`][chinese_poker.MonteCarlo],
+[`Greedy`][chinese_poker.Greedy], [`RandomLegal`][chinese_poker.RandomLegal]) play entirely in Rust
+with the GIL released, each given to the core as its spec; a Python callable ``hand -> decision``
+plays too, in Python, hand by hand: its own work plus 10 to 20 µs a hand for the call and the check
+of its answer (``benches/simulate_costs.py``).
 """
 
 from __future__ import annotations

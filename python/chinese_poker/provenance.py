@@ -10,10 +10,11 @@
     >>> run.provenance.tables[0].source, run.provenance.tables[1]
     ('shipped', None)
 
-A :class:`Provenance` is what :meth:`Simulation.to_dict <chinese_poker.Simulation.to_dict>` and
-:meth:`DuelResult.to_dict <chinese_poker.DuelResult.to_dict>` record under ``"provenance"``, and
-what a simulation's Parquet files hold in their metadata (with the format and schema version,
-see ``_dataset``); :func:`~chinese_poker.read_simulation` gives it back.
+A [`Provenance`][chinese_poker.simulate.Provenance] is what
+[`Simulation.to_dict()`][chinese_poker.Simulation.to_dict] and
+[`DuelResult.to_dict()`][chinese_poker.DuelResult.to_dict] record under ``"provenance"``, and what a
+simulation's Parquet files hold in their metadata (with the format and schema version, see
+``_dataset``); [`read_simulation()`][chinese_poker.read_simulation] gives it back.
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ class Provenance:
     """What a simulation or a duel was made from.
 
     ``rules``: the whole rule set (not only its name; ``to_dict`` also records its
-    ``rules_digest``, :attr:`RuleSet.digest`); ``players``: the table size;
+    ``rules_digest``, `RuleSet.digest`); ``players``: the table size;
     ``policies``: for a simulation, the policy of each seat, for a duel, policy A then policy
     B, each with its parameters (a built-in policy's ``repr``, such as
     ``MonteCarlo(samples=200, seed=0, ...)`` without its thread count; a Python callable's
     qualified name); ``tables``: the strategy tables each of those policies played
-    (:class:`~chinese_poker.TablesId`, their source and digest; ``None`` for a policy without
+    (`TablesId`, their source and digest; ``None`` for a policy without
     tables, and for every seat of data saved before results named their tables);
     ``seed``: the run's seed; ``rounds``: the rounds asked for (a duel: the
     deals); ``first``: the first round of the rows (0, but a part of a simulation directory
@@ -78,7 +79,8 @@ class Provenance:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data: the rule set as :meth:`RuleSet.to_dict` gives it."""
+        """Plain JSON data: the rule set as [`RuleSet.to_dict()`][chinese_poker.RuleSet.to_dict]
+        gives it."""
         return {
             "rules": self.rules.to_dict(),
             "rules_digest": self.rules.digest,
@@ -118,7 +120,7 @@ def tables_data(tables: Sequence[TablesId | None]) -> list[dict[str, Any] | None
 
 
 def read_tables_data(data: object) -> tuple[TablesId | None, ...]:
-    """:func:`tables_data` read back; ``TypeError`` / ``ValueError`` (or the package's
+    """`tables_data()` read back; ``TypeError`` / ``ValueError`` (or the package's
     ``InvalidArgumentError``) for anything else."""
     if not isinstance(data, list):
         raise TypeError(f"tables: expected a list, got {type(data).__name__}")

@@ -1,7 +1,9 @@
-"""Rule sets as data: every scoring rule (docs/rules.md, "Rule fields") as a frozen, typed value.
+"""Rule sets as data: every scoring rule ([rules: Rule
+fields](https://chinese-poker.github.io/chinese-poker/rules/#rule-fields)) as a frozen, typed value.
 
-A :class:`RuleSet` is built from parts (:class:`BonusTable`, :class:`Scoop`, :class:`Sweep`,
-:class:`Foul`, :class:`Naturals`) and compiled once into the Rust engine's ``Rules``; scoring
+A [`RuleSet`][chinese_poker.RuleSet] is built from parts ([`BonusTable`][chinese_poker.BonusTable],
+[`Scoop`][chinese_poker.Scoop], [`Sweep`][chinese_poker.Sweep], [`Foul`][chinese_poker.Foul],
+[`Naturals`][chinese_poker.Naturals]) and compiled once into the Rust engine's ``Rules``; scoring
 and solving read only the compiled form. Start from a preset and change what your house does
 differently::
 
@@ -14,14 +16,16 @@ Nested parts can be changed in place with a mapping (``rules.replace(sweep={"mul
 or a double-underscore keyword (``rules.replace(sweep__min_players=3)``).
 
 The fields, their defaults, their bounds and their error messages are defined once, in the Rust
-core (docs/architecture.md, "One rule schema"): this module takes its defaults and names from
-there, and a rule set (or a part built alone) is validated by compiling it. Every bad value
-raises :class:`~chinese_poker.exceptions.InvalidRulesError` naming the field. Unit values are at
-most ``MAX_UNITS`` and multipliers at most ``MAX_MULTIPLIER``, so no settlement can overflow.
+core ([architecture: One rule
+schema](https://chinese-poker.github.io/chinese-poker/architecture/#one-rule-schema)): this module
+takes its defaults and names from there, and a rule set (or a part built alone) is validated by
+compiling it. Every bad value raises
+[`InvalidRulesError`][chinese_poker.exceptions.InvalidRulesError] naming the field. Unit values are
+at most ``MAX_UNITS`` and multipliers at most ``MAX_MULTIPLIER``, so no settlement can overflow.
 
-The shipped presets live here too: :data:`PRESETS` maps each name to its rule set, and each is
-a module constant named by its name in capitals (``MACEPLAY``, ``SHISANSHUI``, ...).
-``chinese_poker.presets`` is this module under the name the presets are known by.
+The shipped presets live here too: [`PRESETS`][chinese_poker.rules.PRESETS] maps each name to its
+rule set, and each is a module constant named by its name in capitals (``MACEPLAY``, ``SHISANSHUI``,
+...). ``chinese_poker.presets`` is this module under the name the presets are known by.
 """
 
 from __future__ import annotations
@@ -252,12 +256,13 @@ def _part_fields(part: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class BonusTable:
-    """Row values of winning hands, per row and category (docs/rules.md, "Row bonuses").
+    """Row values of winning hands, per row and category ([rules: Scoring](https://chinese-poker.github.io/chinese-poker/rules/#scoring)).
 
     Under ``mode="replace"`` a listed value is the row's whole value when it wins with that
     category (front trips = 3); unlisted categories pay 1. Under ``mode="add"`` a listed value
     is paid on top of the row point; unlisted categories add 0. A front row can only hold
-    ``high_card``, ``pair`` or ``trips``. Keys may be category names or :class:`Category`.
+    ``high_card``, ``pair`` or ``trips``. Keys may be category names or
+    [`Category`][chinese_poker.Category].
     """
 
     mode: BonusMode = _BONUS_DEFAULTS["mode"]
@@ -300,8 +305,9 @@ NO_BONUS = BonusTable()
 """Every row pays 1, whatever wins it."""
 
 STANDARD_BONUS = BonusTable.from_dict(json.loads(_core.standard_bonus_json()))
-"""The Asian row-bonus table (docs/rules.md, "Row bonuses"): front trips 3; middle full house 2,
-quads 8, straight flush 10; back quads 4, straight flush 5 (MacePlay, Mau Binh, Shisanshui,
+"""The Asian row-bonus table ([rules:
+Scoring](https://chinese-poker.github.io/chinese-poker/rules/#scoring)): front trips 3; middle full
+house 2, quads 8, straight flush 10; back quads 4, straight flush 5 (MacePlay, Mau Binh, Shisanshui,
 PokerFever Eastern)."""
 
 DOUBLED_BONUS = BonusTable(
@@ -310,9 +316,9 @@ DOUBLED_BONUS = BonusTable(
         row: {cat: 2 * value for cat, value in getattr(STANDARD_BONUS, row).items()} for row in ROWS
     },
 )
-"""The doubled Mau Binh table that also circulates: every bonus of :data:`STANDARD_BONUS` twice
-over (front trips 6, middle full house 4, back quads 8, back straight flush 10, middle quads 16,
-middle straight flush 20)."""
+"""The doubled Mau Binh table that also circulates: every bonus of
+[`STANDARD_BONUS`][chinese_poker.STANDARD_BONUS] twice over (front trips 6, middle full house 4,
+back quads 8, back straight flush 10, middle quads 16, middle straight flush 20)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +327,7 @@ class Scoop:
 
     ``multiply``: the pair total, row bonuses included, is multiplied by ``amount`` (MacePlay's
     9 → 18). ``add``: ``amount`` units are added (1-6 scoring). ``none``: nothing extra.
-    Build with :meth:`none`, :meth:`multiply` or :meth:`add`.
+    Build with `none()`, `multiply()` or `add()`.
     """
 
     kind: ScoopKind = _DEFAULTS["scoop"]["kind"]
@@ -421,7 +427,9 @@ class Foul:
 
 @dataclass(frozen=True, slots=True)
 class Naturals:
-    """Instant-win 13-card hands (docs/rules.md, "Naturals") and how they are declared.
+    """Instant-win 13-card hands ([rules:
+    Naturals](https://chinese-poker.github.io/chinese-poker/rules/#naturals)) and how they are
+    declared.
 
     ``values`` maps each recognised natural to what every opponent pays for it; ``values`` may
     also be given as ``(name, units)`` pairs. Their order carries no meaning (JSON and TOML
@@ -487,8 +495,9 @@ _PARTS: dict[str, type[Any]] = {
 
 @dataclass(frozen=True, slots=True)
 class RuleSet(Shown):
-    """A complete, validated rule set (docs/rules.md, "Rule fields"). Immutable; derive with
-    :meth:`replace`.
+    """A complete, validated rule set ([rules: Rule
+    fields](https://chinese-poker.github.io/chinese-poker/rules/#rule-fields)). Immutable; derive
+    with [`replace()`][chinese_poker.RuleSet.replace].
 
     The defaults (the core's) are plain 1-per-row scoring with nothing else: no bonuses, no
     scoop, no sweep, fouls lose as scooped, no naturals, no surrender.
@@ -497,12 +506,13 @@ class RuleSet(Shown):
         name, description, source: free text; ``source`` says where the values come from.
         wheel: ``"low"`` (A-2-3-4-5 is the lowest straight) or ``"second"`` (just under
             10-J-Q-K-A); also ranks the A-2-3-4-5 straight flush.
-        bonus: the row bonus table and its mode (:class:`BonusTable`).
+        bonus: the row bonus table and its mode ([`BonusTable`][chinese_poker.BonusTable]).
         double_bonus: a bonus row that beats a row of the same category pays double.
         majority_point: units to whoever wins more of the three rows (Western); 0 = off.
         overall_point: units to whoever has the higher pair total after bonuses (2-4); 0 = off.
-        scoop, sweep, foul, naturals: see :class:`Scoop`, :class:`Sweep`, :class:`Foul`,
-            :class:`Naturals`.
+        scoop, sweep, foul, naturals: see [`Scoop`][chinese_poker.Scoop],
+        [`Sweep`][chinese_poker.Sweep], [`Foul`][chinese_poker.Foul],
+            [`Naturals`][chinese_poker.Naturals].
         surrender: units a surrendering player pays each opponent; ``None`` = not allowed.
         suit_order: suits from strongest to weakest (``"shcd"`` = ♠ > ♥ > ♣ > ♦) to break ties
             between rows of identical ranks; ``None`` = ties stand.
@@ -510,8 +520,8 @@ class RuleSet(Shown):
             starting right of the dealer.
         timeout: what happens to a hand not set in time: ``"foul"`` (settled as a fouled
             hand) or ``"auto"`` (the best legal setting, and any natural, chosen for the
-            player); :meth:`chinese_poker.Table.settle` applies it to the seats that did not
-            act.
+            player); [`chinese_poker.Table.settle()`][chinese_poker.Table.settle] applies it to the
+            seats that did not act.
     """
 
     name: str = "custom"
@@ -567,7 +577,7 @@ class RuleSet(Shown):
 
     @property
     def digest(self) -> str:
-        """The rule set's identity: SHA-256 of :meth:`canonical_json`, 64 hex digits. Equal
+        """The rule set's identity: SHA-256 of `canonical_json()`, 64 hex digits. Equal
         rule fields give equal digests whatever the order their data was written in; the name,
         description and source are not part of it. Every solution, simulation, duel and
         service answer names the digest of the rules it was made under."""
@@ -575,7 +585,7 @@ class RuleSet(Shown):
 
     def canonical_json(self) -> str:
         """The canonical form of the rule fields: the data form with every table's keys sorted,
-        compact JSON (no name, description or source). What :attr:`digest` hashes."""
+        compact JSON (no name, description or source). What `digest` hashes."""
         return self._compiled.canonical_json()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -600,7 +610,7 @@ class RuleSet(Shown):
 
     @staticmethod
     def preset(name: str) -> RuleSet:
-        """A shipped preset by name (see :data:`PRESETS`)."""
+        """A shipped preset by name (see [`PRESETS`][chinese_poker.rules.PRESETS])."""
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
@@ -656,13 +666,15 @@ class RuleSet(Shown):
     # -- serialisation -------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data (JSON types only); :meth:`from_dict` rebuilds an equal rule set."""
+        """Plain data (JSON types only); [`from_dict()`][chinese_poker.RuleSet.from_dict] rebuilds
+        an equal rule set."""
         return {name: _part_dict(getattr(self, name)) for name in self.FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Builds a rule set from :meth:`to_dict` data; missing fields take the defaults,
-        unknown fields and bad values raise :class:`InvalidRulesError` naming the field."""
+        """Builds a rule set from [`to_dict()`][chinese_poker.RuleSet.to_dict] data; missing fields
+        take the defaults, unknown fields and bad values raise
+        [`InvalidRulesError`][chinese_poker.exceptions.InvalidRulesError] naming the field."""
         compiled = _compile(data)  # every field, its shape and its bounds, checked by the core
         return cls._from_checked(_given(data), compiled)
 
@@ -682,8 +694,9 @@ class RuleSet(Shown):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> RuleSet:
-        """Reads :meth:`to_json` text (``str`` or UTF-8 ``bytes``). Anything that is not a
-        valid rule set, however malformed, raises :class:`InvalidRulesError`."""
+        """Reads `to_json()` text (``str`` or UTF-8 ``bytes``). Anything that is not a
+        valid rule set, however malformed, raises
+        [`InvalidRulesError`][chinese_poker.exceptions.InvalidRulesError]."""
         source = _text(text, "JSON")
         try:
             data = json.loads(source, object_pairs_hook=_no_duplicate_keys)
@@ -708,8 +721,9 @@ class RuleSet(Shown):
 
     @classmethod
     def from_toml(cls, text: str | bytes) -> RuleSet:
-        """Reads :meth:`to_toml` text (``str`` or UTF-8 ``bytes``). Anything that is not a
-        valid rule set raises :class:`InvalidRulesError`."""
+        """Reads [`to_toml()`][chinese_poker.RuleSet.to_toml] text (``str`` or UTF-8 ``bytes``).
+        Anything that is not a valid rule set raises
+        [`InvalidRulesError`][chinese_poker.exceptions.InvalidRulesError]."""
         source = _text(text, "TOML")
         try:
             data = tomllib.loads(source)
@@ -758,10 +772,11 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 # -- presets ---------------------------------------------------------------------------------
-# The rule sets shipped with the package (docs/rules.md, "Presets"), each with its source. They
-# are defined once, in the Rust core, with their values, description and the public rules each
-# follows; they are read from there. Every preset is an ordinary RuleSet: derive house rules
-# from one with ``.replace(...)``. ``chinese_poker.presets`` names this module, so
+# The rule sets shipped with the package ([rules:
+# Presets](https://chinese-poker.github.io/chinese-poker/rules/#presets)), each with its source.
+# They are defined once, in the Rust core, with their values, description and the public rules each
+# follows; they are read from there. Every preset is an ordinary RuleSet: derive house rules from
+# one with ``.replace(...)``. ``chinese_poker.presets`` names this module, so
 # ``cp.presets.MACEPLAY`` and ``presets.PRESETS`` read these.
 
 PRESETS: MappingProxyType[str, RuleSet] = MappingProxyType(

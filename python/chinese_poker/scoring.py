@@ -1,4 +1,5 @@
-"""Settling a round: decisions of 2–4 players in, an exact, explainable :class:`Settlement` out.
+"""Settling a round: decisions of 2–4 players in, an exact, explainable
+[`Settlement`][chinese_poker.Settlement] out.
 
     >>> import chinese_poker as cp
     >>> result = cp.settle(
@@ -9,11 +10,11 @@
     >>> result.totals
     (18, -18)
 
-A decision is a :class:`Setting` (or a plain ``(front, middle, back)`` tuple, each row a card
-string or a sequence of cards), a :class:`Declare` of a natural with the 13 cards laid out, or
-:class:`Surrender`. Players are seats 0..n-1 in the order given; every amount in a
-:class:`Matchup` is from seat ``a``'s side. The arithmetic runs in the Rust core; nothing is
-returned unless every decision is valid.
+A decision is a [`Setting`][chinese_poker.Setting] (or a plain ``(front, middle, back)`` tuple, each
+row a card string or a sequence of cards), a [`Declare`][chinese_poker.Declare] of a natural with
+the 13 cards laid out, or [`Surrender`][chinese_poker.Surrender]. Players are seats 0..n-1 in the
+order given; every amount in a [`Matchup`][chinese_poker.scoring.Matchup] is from seat ``a``'s side.
+The arithmetic runs in the Rust core; nothing is returned unless every decision is valid.
 """
 
 from __future__ import annotations
@@ -130,13 +131,14 @@ class Setting(Shown):
 
     def to_text(self) -> str:
         """``"Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"``: the cards in the order they were
-        set, as :meth:`parse` reads them (data; ``str()`` is the display)."""
+        set, as [`parse()`][chinese_poker.Setting.parse] reads them (data; ``str()`` is the
+        display)."""
         return " / ".join(self._text(r) for r in self.rows())
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON types): ``{"decision": "play", "setting": "<front / middle / back>",
-        "codes": [13 codes front, middle, back]}``, the same form a :class:`Solution`'s
-        ``to_dict()`` uses for its setting."""
+        "codes": [13 codes front, middle, back]}``, the same form a
+        [`Solution`][chinese_poker.Solution]'s ``to_dict()`` uses for its setting."""
         return {
             "decision": "play",
             "setting": self.to_text(),
@@ -169,7 +171,8 @@ class Declare(Shown):
                 )
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data: the setting's :meth:`Setting.to_dict` as a ``"declare"`` of ``natural``."""
+        """Plain data: the setting's [`Setting.to_dict()`][chinese_poker.Setting.to_dict] as a
+        ``"declare"`` of ``natural``."""
         return {**self.setting.to_dict(), "decision": "declare", "natural": self.natural}
 
 
@@ -200,15 +203,17 @@ def settle(
     bankrolls: Sequence[int] | None = None,
     dealer: int = 0,
 ) -> Settlement:
-    """Settles one round exactly under ``rules`` (a :class:`RuleSet` or a preset name).
+    """Settles one round exactly under ``rules`` (a [`RuleSet`][chinese_poker.RuleSet] or a preset
+    name).
 
     ``decisions[i]`` is seat i's decision. ``bankrolls`` (one int per seat) matter only where the
     rule set caps payments, where each must be 0 or more; without the cap a bankroll may be
     negative (a seat in debt), down to ``-MAX_BANKROLL``. Payments go in seat order starting
     right of ``dealer``.
 
-    The result is a frozen :class:`Settlement` built by the core: attributes are read from it
-    on demand, ``explain()`` writes its text when called, ``to_dict()`` gives JSON data.
+    The result is a frozen [`Settlement`][chinese_poker.Settlement] built by the core: attributes
+    are read from it on demand, ``explain()`` writes its text when called, ``to_dict()`` gives JSON
+    data.
 
     Raises (nothing is returned unless everything is valid): ``InvalidShapeError`` (fewer than
     2 or more than 4 players, a row of the wrong size, a bankroll list that does not fit the
@@ -235,8 +240,9 @@ class NaturalMatch:
 def find_naturals(hand: RowLike | Setting, rules: RuleSet | str) -> list[NaturalMatch]:
     """Naturals the rule set recognises that the 13-card ``hand`` holds, highest first.
 
-    ``hand`` is 13 cards (a string, cards, a ``CardSet``) or a :class:`Setting`; the rows of a
-    setting are ignored. Raises ``InvalidShapeError`` unless there are 13 distinct cards."""
+    ``hand`` is 13 cards (a string, cards, a ``CardSet``) or a [`Setting`][chinese_poker.Setting];
+    the rows of a setting are ignored. Raises ``InvalidShapeError`` unless there are 13 distinct
+    cards."""
     if isinstance(hand, Setting):
         hand = hand.cards
     found = _core.find_naturals(hand, _compiled(rules))

@@ -7,13 +7,14 @@
 
 Round ``r`` of a run seeded ``s`` is dealt and played from its own seed, so a run gives the same
 rows for any ``threads``, any chunking and any backend, and a run can be split into shards of
-rounds. Built-in policies (:class:`~chinese_poker.TableEV`, :class:`~chinese_poker.MonteCarlo`,
-:class:`Greedy`, :class:`RandomLegal`) play entirely in Rust with the GIL released; a Python
+rounds. Built-in policies ([`TableEV`][chinese_poker.TableEV],
+[`MonteCarlo`][chinese_poker.MonteCarlo], [`Greedy`][chinese_poker.Greedy],
+[`RandomLegal`][chinese_poker.RandomLegal]) play entirely in Rust with the GIL released; a Python
 callable ``hand -> decision`` plays too, in Python, hand by hand (much slower).
 
-The policies are defined in :mod:`chinese_poker.policies`, the chunk runner in ``_runner``, the
+The policies are defined in `chinese_poker.policies`, the chunk runner in ``_runner``, the
 crash-safe simulation directory (``out=``) in ``_dataset``, duels in
-:mod:`chinese_poker.duels`.
+`chinese_poker.duels`.
 """
 
 from __future__ import annotations
@@ -82,9 +83,9 @@ __all__ = [
 def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.NDArray[np.uint8]:
     """The hands of rounds ``first..first + rounds`` of a run seeded ``seed``: a
     ``(rounds, players, 13)`` ``uint8`` array of card codes, each hand sorted. These are exactly
-    the hands :func:`simulate` deals for the same seed. ``rounds`` is at most
-    ``MAX_DEALT_ROUNDS`` (2**22) per call, checked before anything is allocated; take a longer
-    run in pages with ``first``."""
+    the hands [`simulate()`][chinese_poker.simulate.simulate] deals for the same seed. ``rounds`` is
+    at most ``MAX_DEALT_ROUNDS`` (2**22) per call, checked before anything is allocated; take a
+    longer run in pages with ``first``."""
     return _core.deal(rounds, players, seed, first)
 
 
@@ -167,7 +168,8 @@ def _round_sums(
 
 def _clustered(rounds: int, seats: int, total: int, squares: int) -> tuple[float, float]:
     """The mean per hand and its standard error clustered by round, from a group's round sums
-    (see :meth:`Simulation.summary`); NaN where the rounds are too few."""
+    (see [`Simulation.summary()`][chinese_poker.Simulation.summary]); NaN where the rounds are too
+    few."""
     if rounds == 0:
         return float("nan"), float("nan")
     hands = rounds * seats
@@ -210,23 +212,24 @@ def _policy_summaries(
 
 @dataclass(repr=False)
 class Simulation(Shown):
-    """The result of :func:`simulate`.
+    """The result of [`simulate()`][chinese_poker.simulate.simulate].
 
-    ``columns`` maps each name of :data:`COLUMNS` to a numpy array with one row per (round,
-    seat), rounds in order and seats within a round: ``round`` (uint64), ``seat`` (uint8),
-    ``hand`` (N, 13) uint8 dealt codes, ``choice`` (0 play, 1 declare, 2 surrender: index into
-    ``_core.CHOICE_NAMES``), ``setting`` (N, 13) front/middle/back codes, ``status`` (0
-    played, 1 fouled, 2 natural, 3 surrendered: ``_core.STATUS_NAMES``), ``declared`` (index
-    into ``_core.NATURAL_NAMES``, ``NO_NATURAL`` = 255 none), ``ranks`` (N, 3)
+    ``columns`` maps each name of [`COLUMNS`][chinese_poker.simulate.COLUMNS] to a numpy array with
+    one row per (round, seat), rounds in order and seats within a round: ``round`` (uint64),
+    ``seat`` (uint8), ``hand`` (N, 13) uint8 dealt codes, ``choice`` (0 play, 1 declare, 2
+    surrender: index into ``_core.CHOICE_NAMES``), ``setting`` (N, 13) front/middle/back codes,
+    ``status`` (0 played, 1 fouled, 2 natural, 3 surrendered: ``_core.STATUS_NAMES``), ``declared``
+    (index into ``_core.NATURAL_NAMES``, ``NO_NATURAL`` = 255 none), ``ranks`` (N, 3)
     ``HandRank.raw`` values, ``scoops`` (opponents scooped), ``sweep`` (bool), ``points``
     (int64), ``value`` (float64: the policy's own estimate of its decision's points, NaN for
     policies without one — predicted against realised ``points`` is its calibration).
     ``columns`` is ``None`` when the run was written to a simulation directory (``parquet``;
-    :func:`read_simulation` reads it back). ``interrupted`` says the run stopped (Ctrl-C, or a
-    directory not finished yet) after ``rounds`` of ``requested`` rounds. In Arrow and Parquet
-    (``to_arrow``, ``to_parquet``, ``out=``) the code columns ``choice``, ``status`` and
-    ``declared`` are dictionary columns of those names (``declared`` null for none); numpy keeps
-    the codes. ``provenance`` says how the run was made (:class:`Provenance`).
+    [`read_simulation()`][chinese_poker.read_simulation] reads it back). ``interrupted`` says the
+    run stopped (Ctrl-C, or a directory not finished yet) after ``rounds`` of ``requested`` rounds.
+    In Arrow and Parquet (``to_arrow``, ``to_parquet``, ``out=``) the code columns ``choice``,
+    ``status`` and ``declared`` are dictionary columns of those names (``declared`` null for none);
+    numpy keeps the codes. ``provenance`` says how the run was made
+    ([`Provenance`][chinese_poker.simulate.Provenance]).
     """
 
     players: int
@@ -246,7 +249,7 @@ class Simulation(Shown):
     def provenance(self) -> Provenance:
         """How the run was made: the full rule set, the policy of each seat with its
         parameters, the seed, the rounds asked for and the package version that played them
-        (read back from the files by :func:`read_simulation`)."""
+        (read back from the files by [`read_simulation()`][chinese_poker.read_simulation])."""
         if self._provenance is None:  # a Simulation made by hand, not by simulate
             rs = _rule_set(self.rules)
             return Provenance(
@@ -269,17 +272,17 @@ class Simulation(Shown):
         rates.
 
         ``by="policy"``: the seats that played the same policy (parameters included, as
-        ``provenance.policies`` names it) pooled, one :class:`PolicySummary` each: the mean
-        points per hand over the ``hands = rounds × k`` hands its ``k`` seats played, and the
-        event rates per hand. The seats of a round are not independent (the points of a round
-        sum to zero, and two seats of one policy face the same deal), so its standard error is
-        clustered by round: with ``S_r`` the policy's points in round ``r`` (summed over its
-        seats) and ``R`` rounds, ``stderr**2 = R / (R - 1) * sum_r (S_r - k * mean)**2 /
-        hands**2``, the cluster-robust (CR1) variance of a mean with rounds as clusters. It is
-        the seat's own standard error when one seat plays the policy, and 0 when every seat
-        does (a zero-sum round pays the policy nothing). The interval is ``mean ± z *
-        stderr`` with the core's ``INTERVAL_Z`` (95%). A run written to a simulation directory
-        is read back a block of points at a time (needs pyarrow)."""
+        ``provenance.policies`` names it) pooled, one
+        [`PolicySummary`][chinese_poker.simulate.PolicySummary] each: the mean points per hand over
+        the ``hands = rounds × k`` hands its ``k`` seats played, and the event rates per hand. The
+        seats of a round are not independent (the points of a round sum to zero, and two seats of
+        one policy face the same deal), so its standard error is clustered by round: with ``S_r``
+        the policy's points in round ``r`` (summed over its seats) and ``R`` rounds, ``stderr**2 = R
+        / (R - 1) * sum_r (S_r - k * mean)**2 / hands**2``, the cluster-robust (CR1) variance of a
+        mean with rounds as clusters. It is the seat's own standard error when one seat plays the
+        policy, and 0 when every seat does (a zero-sum round pays the policy nothing). The interval
+        is ``mean ± z * stderr`` with the core's ``INTERVAL_Z`` (95%). A run written to a simulation
+        directory is read back a block of points at a time (needs pyarrow)."""
         seats = _summaries(self._tally, self.policies)
         if by == "seat":
             return seats
@@ -325,9 +328,10 @@ class Simulation(Shown):
         return pl.from_arrow(self.to_arrow())
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data: how the run was made (``provenance``, see :class:`Provenance`), the
-        format and schema version of its rows, how far it got, where its rows were written and
-        the summary per seat (the rows themselves are ``columns`` or its Parquet output)."""
+        """Plain JSON data: how the run was made (``provenance``, see
+        [`Provenance`][chinese_poker.simulate.Provenance]), the format and schema version of its
+        rows, how far it got, where its rows were written and the summary per seat (the rows
+        themselves are ``columns`` or its Parquet output)."""
         return {
             "format": _dataset.FORMAT,
             "schema_version": _dataset.SCHEMA_VERSION,
@@ -343,11 +347,11 @@ class Simulation(Shown):
     def to_parquet(self, path: str | os.PathLike[str], rows_per_group: int = 262_144) -> Path:
         """Writes the rows to a Parquet file in row groups of ``rows_per_group`` rows (1 to
         ``2**26``), with the run's provenance in its key-value metadata (under
-        ``_dataset.METADATA_KEY``, so that :func:`read_simulation` reads it back); written
-        under a temporary name and renamed when complete, a row group at a time (Ctrl-C stops
-        it within a row group, leaving nothing behind). ``path``: a file whose folder exists
-        (``InvalidArgumentError`` otherwise, before anything is written); a write that fails
-        (a full disk) is an :class:`~chinese_poker.exceptions.OutputError`."""
+        ``_dataset.METADATA_KEY``, so that [`read_simulation()`][chinese_poker.read_simulation]
+        reads it back); written under a temporary name and renamed when complete, a row group at a
+        time (Ctrl-C stops it within a row group, leaving nothing behind). ``path``: a file whose
+        folder exists (``InvalidArgumentError`` otherwise, before anything is written); a write that
+        fails (a full disk) is an [`OutputError`][chinese_poker.exceptions.OutputError]."""
         pq = _optional.require("pyarrow.parquet", "Simulation.to_parquet")
         import pyarrow as pa
 
@@ -393,9 +397,9 @@ def simulate(
     overwrite: bool = False,
 ) -> Simulation:
     """Plays ``rounds`` rounds of self-play at a table of ``players`` under ``rules`` (a
-    :class:`RuleSet`, a preset name or ``None`` for the default preset, ``maceplay``),
-    ``policies[s]`` at seat ``s`` (default: :class:`TableEV` everywhere), and settles each
-    round exactly.
+    [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for the default preset,
+    ``maceplay``), ``policies[s]`` at seat ``s`` (default: [`TableEV`][chinese_poker.TableEV]
+    everywhere), and settles each round exactly.
 
     ``threads``: Rust threads (``None``: all cores); results never depend on it. ``progress``:
     rounds/s and an ETA on stderr, as a bar on a terminal or in a notebook, else a line every
@@ -407,17 +411,17 @@ def simulate(
     than memory; the summary is still kept): finished parts ``part-<first round>.parquet``,
     each written under a temporary name and renamed when complete, and a manifest
     ``_manifest.parquet`` of the rounds done, replaced atomically after each part. Any Parquet
-    reader reads the directory as one dataset; :func:`read_simulation` reads it back as a
-    :class:`Simulation`. Ctrl-C, a kill or a full disk loses at most the part being written
-    (a part is written every 262,144 rows or 30 seconds) and never damages a finished one.
-    ``resume=True`` continues the same run from its manifest (the rounds not done; the result
-    is exactly the rows of an uninterrupted run, as each round has its own seed) and refuses
-    a directory of another run (rule set, players, policies, seed or rounds); with nothing at
-    ``out`` it starts the run. An existing output is refused unless ``overwrite=True``
+    reader reads the directory as one dataset; [`read_simulation()`][chinese_poker.read_simulation]
+    reads it back as a [`Simulation`][chinese_poker.Simulation]. Ctrl-C, a kill or a full disk loses
+    at most the part being written (a part is written every 262,144 rows or 30 seconds) and never
+    damages a finished one. ``resume=True`` continues the same run from its manifest (the rounds not
+    done; the result is exactly the rows of an uninterrupted run, as each round has its own seed)
+    and refuses a directory of another run (rule set, players, policies, seed or rounds); with
+    nothing at ``out`` it starts the run. An existing output is refused unless ``overwrite=True``
     (which replaces a simulation directory or a file, never a folder holding other files).
     ``out`` is checked before any work: a path (``str`` or ``os.PathLike``) whose folder
     exists, not a folder that holds anything else. Writing that fails (a full disk) raises
-    :class:`~chinese_poker.exceptions.OutputError`; the parts finished before are kept.
+    [`OutputError`][chinese_poker.exceptions.OutputError]; the parts finished before are kept.
 
     ``backend="ray"`` (``pip install chinese-poker[ray]``) splits the rounds into ``shards``
     ranges (default: 4 per CPU of the Ray cluster) played as Ray tasks on whatever cluster
@@ -516,13 +520,13 @@ def simulate(
 
 def read_simulation(path: str | os.PathLike[str]) -> Simulation:
     """A simulation read back, rows, summary and provenance: from a simulation directory
-    written by :func:`simulate` with ``out`` (the parts its manifest lists; an unfinished run
-    reads as ``interrupted`` with the rounds done so far) or from one Parquet file, written by
-    :meth:`Simulation.to_parquet` (or a part of a directory, read alone). Needs ``pyarrow``
-    (else ``MissingDependencyError``). The labelled columns read back as codes, the summary is
-    computed afresh from the rows, and ``provenance`` is the one the files record. A path that
-    is not such a simulation, or holds damaged rows, raises ``InvalidArgumentError``; a file
-    that cannot be read, ``OutputError``."""
+    written by [`simulate()`][chinese_poker.simulate.simulate] with ``out`` (the parts its manifest
+    lists; an unfinished run reads as ``interrupted`` with the rounds done so far) or from one
+    Parquet file, written by [`Simulation.to_parquet()`][chinese_poker.Simulation.to_parquet] (or a
+    part of a directory, read alone). Needs ``pyarrow`` (else ``MissingDependencyError``). The
+    labelled columns read back as codes, the summary is computed afresh from the rows, and
+    ``provenance`` is the one the files record. A path that is not such a simulation, or holds
+    damaged rows, raises ``InvalidArgumentError``; a file that cannot be read, ``OutputError``."""
     _optional.require("pyarrow", "read_simulation")
     stored = _dataset.read(path)
     cols = stored.columns
@@ -563,8 +567,8 @@ def settle_batch(
     """Settles many rounds given as arrays, in Rust: ``settings`` (R, P, 13) ``uint8``
     front/middle/back codes; ``choices`` (R, P) (0 play, 1 declare, 2 surrender; default all
     play); ``naturals`` (R, P) natural indices for the declaring seats (255 none; as
-    :class:`~chinese_poker.BatchSolution` gives them). Returns (R, P) int64 points. Errors name
-    the round and the seat."""
+    [`BatchSolution`][chinese_poker.BatchSolution] gives them). Returns (R, P) int64 points. Errors
+    name the round and the seat."""
     s = _codes("settings", settings, 3)
     if s.shape[2] != 13 or not _core.MIN_PLAYERS <= s.shape[1] <= _core.MAX_PLAYERS:
         raise _shape_error("settings", f"(R, {_core.MIN_PLAYERS} to {_core.MAX_PLAYERS}, 13)", s)

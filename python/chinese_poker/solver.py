@@ -15,19 +15,25 @@ settings with identical row ranks one representative is kept.
 
 Objectives (what "best" means):
 
-- :class:`TableEV` (default): the highest expected score against the table, from outcome
+- [`TableEV`][chinese_poker.TableEV] (default): the highest expected score against the table, from
+  outcome
   tables trained by self-play for the rule set and table size (how often a row of each rank
   wins, ties and loses against opponents who also play this way, and what it wins or loses).
-- :class:`MonteCarlo`: the highest mean score over sampled deals of the 39 unseen cards to the
+- [`MonteCarlo`][chinese_poker.MonteCarlo]: the highest mean score over sampled deals of the 39
+  unseen cards to the
   opponents, each set by a policy, every candidate scored exactly by the rule set on the same
   deals; reports the standard error. Slower, sharper.
-- :class:`BestResponse`: the exact best score against opponents whose settings are known
+- [`BestResponse`][chinese_poker.BestResponse]: the exact best score against opponents whose
+  settings are known
   (reviewing a finished hand).
-- :class:`RowValues`: your own value for each row's rank; the best setting maximises the sum.
+- [`RowValues`][chinese_poker.RowValues]: your own value for each row's rank; the best setting
+  maximises the sum.
 
-A bot solving hand after hand holds a :class:`Solver`, which fixes the rule set, table size,
-objective and tables once; :func:`solve` and :func:`solve_batch` are thin wrappers over one.
-Results (:class:`Solution`, :class:`Alternative`) are frozen classes built by the core.
+A bot solving hand after hand holds a [`Solver`][chinese_poker.Solver], which fixes the rule set,
+table size, objective and tables once; [`solve()`][chinese_poker.solve] and
+[`solve_batch()`][chinese_poker.solve_batch] are thin wrappers over one. Results
+([`Solution`][chinese_poker.Solution], [`Alternative`][chinese_poker.Alternative]) are frozen
+classes built by the core.
 """
 
 from __future__ import annotations
@@ -160,7 +166,7 @@ class RowValues:
     """Your value for each row's rank; a setting is worth the sum of its three rows.
 
     Each of ``front``, ``middle``, ``back`` is either an array with one value per rank class
-    (455 front classes, 7,462 five-card classes, weakest first, as :func:`rank_classes` lists
+    (455 front classes, 7,462 five-card classes, weakest first, as `rank_classes()` lists
     them) or a function ``HandRank -> float``, called once per class before solving. Values
     must be real and at most ``1e300`` in magnitude. Values that never decrease with rank are
     solved on the frontier; otherwise every legal setting is searched (slower, still exact). The
@@ -257,7 +263,8 @@ def _values(name: str, spec: Any, raws: npt.NDArray[np.uint32]) -> npt.NDArray[n
 @dataclass(frozen=True)
 class BestResponse:
     """The exact best score against known opponent decisions (seats 1.., the hand is seat 0),
-    settled under the full rule set exactly as :func:`chinese_poker.settle` does."""
+    settled under the full rule set exactly as [`chinese_poker.settle()`][chinese_poker.settle]
+    does."""
 
     opponents: Sequence[DecisionLike]
 
@@ -278,9 +285,11 @@ class MonteCarlo:
     best ``candidates`` plays are raced against its choice: a play is dropped once the samples
     show it worse at ``confidence``, sampling stops as soon as one play is left (or after
     ``samples``, or ``time_limit``), and the table's choice is replaced only by a play that
-    beats it at ``confidence`` (docs/architecture.md, "Monte Carlo"). ``confidence=0`` samples
-    every candidate ``samples`` times and plays the best mean; ``candidates=0`` races the whole
-    frontier. Deterministic for a ``seed`` whatever ``threads``, unless ``time_limit`` is set.
+    beats it at ``confidence`` ([architecture: Monte
+    Carlo](https://chinese-poker.github.io/chinese-poker/architecture/#monte-carlo)).
+    ``confidence=0`` samples every candidate ``samples`` times and plays the best mean;
+    ``candidates=0`` races the whole frontier. Deterministic for a ``seed`` whatever ``threads``,
+    unless ``time_limit`` is set.
 
     ``samples``: 2 to ``MAX_SAMPLES`` (10⁷), the most drawn (``None``: ``MC_SAMPLES``, 1,000,
     or ``MAX_SAMPLES`` with a ``time_limit``, so that the clock decides); ``time_limit``:
@@ -334,13 +343,14 @@ class _Cancel(Protocol):
 
 class Solver:
     """A solver fixed once to a rule set, table size, objective and tables, for callers that
-    solve hand after hand (a bot): each :meth:`solve` goes straight to the core.
+    solve hand after hand (a bot): each [`solve()`][chinese_poker.Solver.solve] goes straight to the
+    core.
 
-    ``rules``: a :class:`RuleSet`, a preset name or ``None`` (the default preset,
-    ``maceplay``); ``players``: the table size, 2 to 4 (for :class:`BestResponse`, one more
-    than the opponents given);
-    ``objective``: default :class:`TableEV`; ``tables``: a tables file for the table objective
-    (or Monte Carlo's opponent policy) where the objective does not name one.
+    ``rules``: a [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` (the default preset,
+    ``maceplay``); ``players``: the table size, 2 to 4 (for
+    [`BestResponse`][chinese_poker.BestResponse], one more than the opponents given);
+    ``objective``: default [`TableEV`][chinese_poker.TableEV]; ``tables``: a tables file for the
+    table objective (or Monte Carlo's opponent policy) where the objective does not name one.
 
         >>> import chinese_poker as cp
         >>> bot = cp.Solver("maceplay", players=3)
@@ -402,7 +412,7 @@ class Solver:
 
     @property
     def tables(self) -> TablesId | None:
-        """The strategy tables this solver plays (:class:`TablesId`: their source and
+        """The strategy tables this solver plays (`TablesId`: their source and
         digest), as every solution it gives names them; ``None`` for objectives that use
         none."""
         return self._objective.tables
@@ -506,9 +516,10 @@ def solve(
     objective: Objective | None = None,
     top_k: int = 5,
 ) -> Solution:
-    """The best decision for 13 cards under ``rules`` (a :class:`RuleSet`, a preset name, or
-    ``None`` for the default preset, ``maceplay``) at a table of ``players``, for ``objective``
-    (default :class:`TableEV`). ``top_k``: how many best plays to list (≥ 1).
+    """The best decision for 13 cards under ``rules`` (a [`RuleSet`][chinese_poker.RuleSet], a
+    preset name, or ``None`` for the default preset, ``maceplay``) at a table of ``players``, for
+    ``objective`` (default [`TableEV`][chinese_poker.TableEV]). ``top_k``: how many best plays to
+    list (≥ 1).
 
     The same as ``Solver(rules, players, objective).solve(hand, top_k)``; solvers are cached,
     so repeated calls with the same arguments load nothing again.
@@ -525,10 +536,11 @@ class BatchSolution(Shown):
     """Batch results, one row per hand: ``settings`` (N, 13) uint8 codes in front/middle/back
     order, ``values`` (N,) expected scores, ``decisions`` (N,) uint8 (0 play, 1 declare,
     2 surrender) and ``naturals`` (N,) uint8, the declared natural's index in
-    ``NATURAL_NAMES`` (255: none). :meth:`decision` gives hand ``i``'s decision in the form
-    :func:`chinese_poker.settle` takes, so batch results settle exactly as :func:`solve`'s.
-    ``rules_digest`` and ``tables`` say what made them: the rule set's digest
-    (:attr:`RuleSet.digest`) and the strategy tables played (:class:`TablesId`)."""
+    ``NATURAL_NAMES`` (255: none). [`decision()`][chinese_poker.BatchSolution.decision] gives hand
+    ``i``'s decision in the form [`chinese_poker.settle()`][chinese_poker.settle] takes, so batch
+    results settle exactly as [`solve()`][chinese_poker.solve]'s. ``rules_digest`` and ``tables``
+    say what made them: the rule set's digest (`RuleSet.digest`) and the strategy tables played
+    (`TablesId`)."""
 
     settings: npt.NDArray[np.uint8]
     values: npt.NDArray[np.float64]
@@ -544,7 +556,8 @@ class BatchSolution(Shown):
         return len(self.decisions)
 
     def decision(self, i: int) -> Setting | Declare | Surrender:
-        """Hand ``i``'s decision: a :class:`Setting`, :class:`Declare` or :class:`Surrender`."""
+        """Hand ``i``'s decision: a [`Setting`][chinese_poker.Setting],
+        [`Declare`][chinese_poker.Declare] or [`Surrender`][chinese_poker.Surrender]."""
         n = len(self.decisions)
         if isinstance(i, bool) or not isinstance(i, int | np.integer):
             raise _args.arg_error(
@@ -593,5 +606,5 @@ def frontier(
 
 def rank_classes(wheel: str = "low") -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
     """Raw ranks of every rank class, weakest first: 455 fronts and 7,462 five-card rows (the
-    indices :class:`RowValues` arrays use)."""
+    indices [`RowValues`][chinese_poker.RowValues] arrays use)."""
     return _core.rank_classes(wheel)

@@ -1,4 +1,4 @@
-"""Strategy-tables files: the outcome tables behind the :class:`~chinese_poker.TableEV`
+"""Strategy-tables files: the outcome tables behind the [`TableEV`][chinese_poker.TableEV]
 objective, as ``.npz`` files, their index, the cache of loaded tables, and training.
 
 A tables file holds three row distributions (``front``: 455 classes, ``middle`` and ``back``:
@@ -7,18 +7,20 @@ probability) and ``key`` (the rule-set fields the tables depend on), and, from t
 ``model`` of what the independent-rows formula misses (scoop and sweep factors, opponents'
 natural and surrender rates, and the calibration map; ``src/solve/model.rs``). Reading one
 never raises
-anything but :class:`~chinese_poker.exceptions.InvalidTablesError` naming the file and what is
-wrong with it, whatever the bytes on disk, and never leaves the file open.
+anything but [`InvalidTablesError`][chinese_poker.exceptions.InvalidTablesError] naming the file and
+what is wrong with it, whatever the bytes on disk, and never leaves the file open.
 
-Where the tables of a rule set and table size come from (:func:`load_tables`), in order: a file
-the caller names; the user tables directory (:func:`user_tables_dir`: ``$CHINESE_POKER_TABLES``,
-else the platform's user data directory), where :func:`install_tables` and
-``train_tables(..., install=True)`` put tables under their key; the shipped tables; and only
-then, with a warning, the plain tables of the rule set's wheel.
+Where the tables of a rule set and table size come from
+([`load_tables()`][chinese_poker.strategy_tables.load_tables]), in order: a file the caller names;
+the user tables directory ([`user_tables_dir()`][chinese_poker.strategy_tables.user_tables_dir]:
+``$CHINESE_POKER_TABLES``, else the platform's user data directory), where
+[`install_tables()`][chinese_poker.strategy_tables.install_tables] and ``train_tables(...,
+install=True)`` put tables under their key; the shipped tables; and only then, with a warning, the
+plain tables of the rule set's wheel.
 
 Loaded tables are cached by rule set, table size and file (its path, modification time, size and
 inode), so a file rewritten at the same path is read again. Files and the indexes are written
-atomically (a temporary file in the same directory, then :func:`os.replace`), readable by other
+atomically (a temporary file in the same directory, then `os.replace()`), readable by other
 accounts as the umask allows (``0o666 & ~umask``, so 0644 under the usual 022): an interrupted
 ``train_all`` leaves every file complete, and an index lists only complete files.
 """
@@ -282,7 +284,7 @@ def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
 def _new_temp(path: Path) -> tuple[int, str]:
     """A new file next to ``path``, open for writing. Created with mode 0o666, which the kernel
     narrows by the umask (0644 under the usual 022) as it does for any new file: a tables file
-    must be readable by the account serving it, which :func:`tempfile.mkstemp`'s 0600 is not."""
+    must be readable by the account serving it, which `tempfile.mkstemp()`'s 0600 is not."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     while True:
         tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
@@ -307,8 +309,8 @@ def _atomic(path: Path) -> Iterator[IO[bytes]]:
 
 
 def tables_file_path(out: str | os.PathLike[str]) -> Path:
-    """Where :func:`write_tables` puts ``out``: the path itself, with ``.npz`` added if it has
-    another suffix or none (as :func:`numpy.savez` does)."""
+    """Where [`write_tables()`][chinese_poker.strategy_tables.write_tables] puts ``out``: the path
+    itself, with ``.npz`` added if it has another suffix or none (as `numpy.savez()` does)."""
     p = _path_arg("out", out)
     if p.name in ("", ".", ".."):
         raise InvalidArgumentError(f'argument "out": expected a file name, got {str(out)!r}')
@@ -335,8 +337,9 @@ def check_writable(out: str | os.PathLike[str]) -> Path:
 def write_tables(
     path: str | os.PathLike[str], trained: dict[str, Any], meta: dict[str, Any]
 ) -> Path:
-    """Writes trained tables (as :func:`train_tables` returns them) to a compressed ``.npz``
-    file, atomically; returns the path written (``.npz`` added if missing)."""
+    """Writes trained tables (as [`train_tables()`][chinese_poker.strategy_tables.train_tables]
+    returns them) to a compressed ``.npz`` file, atomically; returns the path written (``.npz``
+    added if missing)."""
     p = tables_file_path(path)
     full = dict(meta, scoop_rate=float(trained["scoop_rate"]), key=trained["key"])
     if trained.get("model") is not None:  # tables without one use the plain formula
@@ -470,10 +473,11 @@ def installed_tables_path(rules: RuleSet | str | None, players: int) -> Path | N
 
 def installed_tables() -> list[dict[str, Any]]:
     """The entries of the user tables directory's index, oldest install first: each with the
-    ``key``, the ``file`` (in :func:`user_tables_dir`), the rule set's name (``rules``),
-    ``players``, ``iterations``, ``converged`` and ``seconds`` of its training, and
-    ``shadows``: the shipped presets and table sizes these tables replace (``["maceplay@4"]``:
-    every ``maceplay`` solve at 4 players plays them), empty where they replace none."""
+    ``key``, the ``file`` (in [`user_tables_dir()`][chinese_poker.strategy_tables.user_tables_dir]),
+    the rule set's name (``rules``), ``players``, ``iterations``, ``converged`` and ``seconds`` of
+    its training, and ``shadows``: the shipped presets and table sizes these tables replace
+    (``["maceplay@4"]``: every ``maceplay`` solve at 4 players plays them), empty where they replace
+    none."""
     entries = _index_entries(user_tables_dir() / INDEX_FILE)
     return [dict(e, shadows=_shipped_for(e["key"])) for e in entries]
 
@@ -512,12 +516,13 @@ def _user_dir() -> Path:
 
 
 def install_tables(path: str | os.PathLike[str], *, replace_shipped: bool = False) -> Path:
-    """Installs a tables file (trained by :func:`train_tables` or ``chinese-poker tables
-    train``) in the user tables directory, where every solve, simulation, duel and command
-    finds it for the rule set and table size it was trained for (its ``meta`` key). The file is
-    checked first (``InvalidTablesError`` naming it), copied under a name derived from its key
-    (replacing tables installed for the same key), and the directory's index updated; both are
-    written atomically. Returns the installed file's path.
+    """Installs a tables file (trained by
+    [`train_tables()`][chinese_poker.strategy_tables.train_tables] or ``chinese-poker tables
+    train``) in the user tables directory, where every solve, simulation, duel and command finds it
+    for the rule set and table size it was trained for (its ``meta`` key). The file is checked first
+    (``InvalidTablesError`` naming it), copied under a name derived from its key (replacing tables
+    installed for the same key), and the directory's index updated; both are written atomically.
+    Returns the installed file's path.
 
     Tables whose key is a shipped preset's (a rule set copied from a preset and not yet
     edited has the preset's key) would replace the shipped tables for every solve of that
@@ -615,7 +620,7 @@ def _compile(rules: RuleSet, players: int, path: Path, source: str) -> _core.Tab
 
 FILE, INSTALLED, SHIPPED, FALLBACK = _core.TABLES_SOURCES
 """Where the tables a rule set plays with come from (``TablesId.source``), in the order
-:func:`which_tables` looks: a file named, installed, shipped, and the plain tables of the
+`which_tables()` looks: a file named, installed, shipped, and the plain tables of the
 wheel standing in for a rule set none were trained for."""
 
 
@@ -626,10 +631,12 @@ def which_tables(
 ) -> tuple[str, Path]:
     """Which tables serve a rule set and table size, and from where: ``(source, file)``, the
     first of ``path`` (``"file"``); the tables installed for them in the user tables directory
-    (``"installed"``, :func:`installed_tables_path`); the shipped tables (``"shipped"``); the
-    plain tables of the rule set's wheel (``"fallback"``), with a ``UserWarning`` saying none
-    were trained. The one place this is decided: :func:`load_tables`, every solver, simulation,
-    duel, table, command and the service take their tables from it."""
+    (``"installed"``,
+    [`installed_tables_path()`][chinese_poker.strategy_tables.installed_tables_path]); the shipped
+    tables (``"shipped"``); the plain tables of the rule set's wheel (``"fallback"``), with a
+    ``UserWarning`` saying none were trained. The one place this is decided:
+    [`load_tables()`][chinese_poker.strategy_tables.load_tables], every solver, simulation, duel,
+    table, command and the service take their tables from it."""
     rs = _rule_set(rules)
     n = _check_players(players)
     if path is not None:
@@ -707,7 +714,7 @@ def load_tables(
     path: str | os.PathLike[str] | None = None,
 ) -> _core.TableEv:
     """The compiled table objective for a rule set and table size (cached), from the tables
-    :func:`which_tables` picks (a file named, installed, shipped, or the plain tables with a
+    `which_tables()` picks (a file named, installed, shipped, or the plain tables with a
     warning); its ``source`` and ``digest`` name them on every result. Raises
     ``InvalidTablesError`` naming the file for a file that cannot be used, or one trained for
     another rule set or table size (naming both keys)."""
@@ -723,7 +730,7 @@ _DEPENDENT_CACHES: list[Callable[[], object]] = []
 
 
 def on_clear_cache(clear: Callable[[], object]) -> None:
-    """Registers ``clear`` to run on :func:`clear_cache`: a module above this one that caches
+    """Registers ``clear`` to run on `clear_cache()`: a module above this one that caches
     what it built on loaded tables (the solver's cache of solvers) registers its own clearing,
     so this module needs to know nothing of it."""
     _DEPENDENT_CACHES.append(clear)
@@ -742,7 +749,8 @@ def clear_cache() -> None:
 
 # -- training --------------------------------------------------------------------------------
 
-#: ``progress(phase, step, report)`` of :func:`train_tables`.
+#: ``progress(phase, step, report)`` of
+# [`train_tables()`][chinese_poker.strategy_tables.train_tables].
 TrainingProgress: TypeAlias = Callable[[str, int, dict[str, Any]], object]
 
 
@@ -772,10 +780,10 @@ def train_tables(
     phase (``report``: ``delta``, the largest move, and ``converged``, true on the iteration
     that ended the phase below ``TOLERANCE``) and then after each step of the ``"calibration"``
     phase (``report``: the step's figures as ``meta["calibration"]`` lists them, and ``steps``,
-    how many there are); ``step`` counts from 1 in each phase. :func:`progress_text` words a
-    call as the command line's log does.
-    Ctrl-C stops training within about a second (``KeyboardInterrupt``), in an iteration or a
-    calibration step alike; nothing is written then.
+    how many there are); ``step`` counts from 1 in each phase.
+    [`progress_text()`][chinese_poker.strategy_tables.progress_text] words a call as the command
+    line's log does. Ctrl-C stops training within about a second (``KeyboardInterrupt``), in an
+    iteration or a calibration step alike; nothing is written then.
 
     ``meta["calibration"]`` lists each calibration step: the hands played, the mean prediction
     (the realised mean is 0), the worst decile gap of the map the step started from, and how far
@@ -785,11 +793,13 @@ def train_tables(
     ``RuntimeWarning``) when training stopped at its iteration limit still moving; more deals
     per iteration give steadier measurements. If ``out`` is given its directory is checked
     before training and the file is written atomically; ``meta["path"]`` is where it went.
-    ``install=True`` also installs the tables (:func:`install_tables`; without ``out``, they
-    are written straight into the user tables directory, checked before training too), so that
-    everything finds them for this rule set and table size; ``meta["installed"]`` is the
-    installed file. Tables for a shipped preset's key are installed only with
-    ``replace_shipped=True`` (:func:`install_tables`), which is checked before training."""
+    ``install=True`` also installs the tables
+    ([`install_tables()`][chinese_poker.strategy_tables.install_tables]; without ``out``, they are
+    written straight into the user tables directory, checked before training too), so that
+    everything finds them for this rule set and table size; ``meta["installed"]`` is the installed
+    file. Tables for a shipped preset's key are installed only with ``replace_shipped=True``
+    ([`install_tables()`][chinese_poker.strategy_tables.install_tables]), which is checked before
+    training."""
     rs = _rule_set(rules)
     n = _check_players(players)
     seed = _seed("seed", seed)
@@ -855,10 +865,10 @@ def train_tables(
 
 
 def progress_text(phase: str, step: int, report: dict[str, Any]) -> str:
-    """A :func:`train_tables` progress call in words, as ``chinese-poker tables train`` logs
-    it: the phase, the step and the phase's own figure (a calibration map moving by points
-    after the distributions converged is no divergence); after the iteration that ends the
-    first phase, a second line says so."""
+    """A [`train_tables()`][chinese_poker.strategy_tables.train_tables] progress call in words, as
+    ``chinese-poker tables train`` logs it: the phase, the step and the phase's own figure (a
+    calibration map moving by points after the distributions converged is no divergence); after the
+    iteration that ends the first phase, a second line says so."""
     name = phase.replace("_", " ")
     if phase == CALIBRATION:
         return (

@@ -17,7 +17,7 @@ Seats keep their numbers for as long as they sit at the table: the first ``playe
 left is never given again, so the history and the bankrolls stay attributable. Seats sit in the
 order of their numbers (a new seat after the highest one). Round ``r`` of a table seeded ``s``
 deals the hands ``cp.deal(1, k, s, first=r)`` to the ``k`` seats dealt in, in seating order, as
-:func:`~chinese_poker.simulate` deals round ``r`` of ``k`` players: a table can be replayed.
+[`simulate()`][chinese_poker.simulate] deals round ``r`` of ``k`` players: a table can be replayed.
 ``Table.to_json()`` saves everything a table needs to go on, at any point (mid-round too), and
 ``Table.from_json()`` resumes it: the restored table plays exactly the rounds the saved one would
 have played.
@@ -160,9 +160,9 @@ class RoundRecord(Shown):
 
     def _rows(self) -> list[dict[str, Any]]:
         """The round as rows, one per seat it names, in seat order (what
-        :meth:`Table.to_arrow` exports): ``status`` ``"dealt"``, ``"sat_out"`` or ``"left"``
-        (left the table before this round), ``joined`` (joined since the round before); a seat
-        not dealt in has no hand, decision, points or bankroll."""
+        [`Table.to_arrow()`][chinese_poker.Table.to_arrow] exports): ``status`` ``"dealt"``,
+        ``"sat_out"`` or ``"left"`` (left the table before this round), ``joined`` (joined since the
+        round before); a seat not dealt in has no hand, decision, points or bankroll."""
         joined = set(self.joined)
         rows = [self._row(s, "dealt", joined) for s in self.seats]
         rows += [self._row(s, "sat_out", joined) for s in self.sat_out]
@@ -200,7 +200,7 @@ def _describe(d: Decision) -> str:
 
 def _policy_data(policy: object) -> dict[str, Any]:
     """A policy as saved data: built-in policies in full, a Python callable by name only (it
-    must be given again to :meth:`Table.from_json`)."""
+    must be given again to [`Table.from_json()`][chinese_poker.Table.from_json])."""
     if isinstance(policy, TableEV):
         return {"policy": "table", "tables": _path_text(policy.tables)}
     if isinstance(policy, MonteCarlo):
@@ -365,48 +365,54 @@ class Table(Shown):
 
     ``bankrolls``: each seat's money (``None``: no bankrolls). Under a rule set that caps
     payments by bankroll (``bankroll_cap``) a bankroll is 0 or more and payments are capped in
-    dealer order, so nobody goes below 0; a seat that reaches 0 is busted (:attr:`busted`)
-    until :meth:`top_up` adds to its bankroll, and ``on_bust`` says what the table does with it
-    (:data:`ON_BUST`): ``"play"`` (the default) deals it in as before, where it can neither pay
-    nor win anything (the cap limits both to its bankroll), ``"sit_out"`` leaves it out of the
-    deals (:attr:`sitting_out`), ``"stop"`` refuses to deal until it is topped up or has left.
-    Without the cap bankrolls are only kept: a seat may go into debt (a negative bankroll) and
-    play on, and nobody is ever busted. Bankrolls stay within ``MAX_BANKROLL``: under the cap
-    the money at a table is at most ``MAX_BANKROLL`` in all (the constructor, :meth:`join` and
-    :meth:`top_up` refuse more), and payments only move it between seats; without the cap a
-    debt or a fortune stops at ``-MAX_BANKROLL`` or ``MAX_BANKROLL``.
+    dealer order, so nobody goes below 0; a seat that reaches 0 is busted
+    ([`busted`][chinese_poker.Table.busted]) until [`top_up()`][chinese_poker.Table.top_up] adds to
+    its bankroll, and ``on_bust`` says what the table does with it
+    ([`ON_BUST`][chinese_poker.table.ON_BUST]): ``"play"`` (the default) deals it in as before,
+    where it can neither pay nor win anything (the cap limits both to its bankroll), ``"sit_out"``
+    leaves it out of the deals ([`sitting_out`][chinese_poker.Table.sitting_out]), ``"stop"``
+    refuses to deal until it is topped up or has left. Without the cap bankrolls are only kept: a
+    seat may go into debt (a negative bankroll) and play on, and nobody is ever busted. Bankrolls
+    stay within ``MAX_BANKROLL``: under the cap the money at a table is at most ``MAX_BANKROLL`` in
+    all (the constructor, [`join()`][chinese_poker.Table.join] and
+    [`top_up()`][chinese_poker.Table.top_up] refuse more), and payments only move it between seats;
+    without the cap a debt or a fortune stops at ``-MAX_BANKROLL`` or ``MAX_BANKROLL``.
 
-    Seats join (:meth:`join`) and leave (:meth:`leave`) between rounds, keeping 2 to 4
-    (``MIN_PLAYERS`` to ``MAX_PLAYERS``) seats at the table; a seat keeps its number while it
-    sits there and a number is never given twice, so the history stays attributable. Seats sit
-    in the order of their numbers (:attr:`seats`): :attr:`bankrolls` and :attr:`policies` are
-    in that order; the hands of a round, and its settlement, are in the order of the seats dealt
-    in (:attr:`dealt`).
+    Seats join ([`join()`][chinese_poker.Table.join]) and leave
+    ([`leave()`][chinese_poker.Table.leave]) between rounds, keeping 2 to 4 (``MIN_PLAYERS`` to
+    ``MAX_PLAYERS``) seats at the table; a seat keeps its number while it sits there and a number is
+    never given twice, so the history stays attributable. Seats sit in the order of their numbers
+    ([`seats`][chinese_poker.Table.seats]): [`bankrolls`][chinese_poker.Table.bankrolls] and
+    [`policies`][chinese_poker.Table.policies] are in that order; the hands of a round, and its
+    settlement, are in the order of the seats dealt in ([`dealt`][chinese_poker.Table.dealt]).
 
     ``dealer``: the first dealer's seat. The deal moves on to the next seat in seating order
     after each round; a dealer that leaves passes the deal to the next seat, and a deal skips a
     dealer that sits out for the next seat dealt in. ``seed``: the deals (round ``r`` is
-    reproducible). ``policies``: how :meth:`ask` sets each seat (default
-    :class:`~chinese_poker.TableEV`). ``history``: keep only the last ``history`` settled
+    reproducible). ``policies``: how [`ask()`][chinese_poker.Table.ask] sets each seat (default
+    [`TableEV`][chinese_poker.TableEV]). ``history``: keep only the last ``history`` settled
     rounds (``None``: all of them).
 
     A seat that has not acted when the round is settled has timed out: under the rule set's
     ``timeout="auto"`` the solver sets it (the table objective), under ``timeout="foul"`` it is
     settled as a fouled hand; the round's record lists it in ``timed_out``. Without a
-    ``deadline``, :meth:`settle` times out whoever has not acted; with ``deadline=seconds``
-    the seats of a round have that long from :meth:`deal` on ``clock`` (a callable returning
-    seconds, default ``time.monotonic``; :attr:`time_left`): until the deadline passes
-    :meth:`settle` refuses to settle while a seat has not acted, and once it has passed no seat
-    can act any more and :meth:`settle` times out the rest.
+    ``deadline``, [`settle()`][chinese_poker.Table.settle] times out whoever has not acted; with
+    ``deadline=seconds`` the seats of a round have that long from
+    [`deal()`][chinese_poker.Table.deal] on ``clock`` (a callable returning seconds, default
+    ``time.monotonic``; [`time_left`][chinese_poker.Table.time_left]): until the deadline passes
+    [`settle()`][chinese_poker.Table.settle] refuses to settle while a seat has not acted, and once
+    it has passed no seat can act any more and [`settle()`][chinese_poker.Table.settle] times out
+    the rest.
 
-    A decision, from a person (:meth:`act`) or a policy (:meth:`ask`), must set exactly the
-    cards dealt to its seat (else ``InvalidDecisionError`` naming the seat); a Python policy is
-    given a read-only copy of its hand. A call the table cannot take in its state (a join
-    during a round, a settle before the deadline, ...) is an ``InvalidArgumentError`` saying
-    why, naming the seat (``player``) where there is one. An operation that fails (a clock or
-    a policy that raises, a refused decision, Ctrl-C) leaves the table as it was.
-    :meth:`to_json` saves the table at any point and :meth:`from_json` resumes it, checking
-    the whole save first (cards, zero-sum totals, the clock within the deadline).
+    A decision, from a person ([`act()`][chinese_poker.Table.act]) or a policy
+    ([`ask()`][chinese_poker.Table.ask]), must set exactly the cards dealt to its seat (else
+    ``InvalidDecisionError`` naming the seat); a Python policy is given a read-only copy of its
+    hand. A call the table cannot take in its state (a join during a round, a settle before the
+    deadline, ...) is an ``InvalidArgumentError`` saying why, naming the seat (``player``) where
+    there is one. An operation that fails (a clock or a policy that raises, a refused decision,
+    Ctrl-C) leaves the table as it was. [`to_json()`][chinese_poker.Table.to_json] saves the table
+    at any point and [`from_json()`][chinese_poker.Table.from_json] resumes it, checking the whole
+    save first (cards, zero-sum totals, the clock within the deadline).
     """
 
     def __init__(
@@ -473,7 +479,7 @@ class Table(Shown):
 
     @property
     def policies(self) -> tuple[object, ...]:
-        """Each seat's policy, in the order of :attr:`seats`."""
+        """Each seat's policy, in the order of [`seats`][chinese_poker.Table.seats]."""
         return tuple(self._policy[s] for s in self._seats)
 
     def _member(self, seat: object, name: str = "seat") -> int:
@@ -497,9 +503,10 @@ class Table(Shown):
     @_atomic
     def join(self, policy: PolicyLike | None = None, bankroll: int | None = None) -> int:
         """Seats a player between rounds and returns its seat: the next number never used at
-        this table, sitting after the highest one. ``policy``: how :meth:`ask` sets it (default
-        :class:`~chinese_poker.TableEV`); ``bankroll``: its money, given exactly when the table
-        keeps bankrolls. It is dealt in from the next round on."""
+        this table, sitting after the highest one. ``policy``: how
+        [`ask()`][chinese_poker.Table.ask] sets it (default [`TableEV`][chinese_poker.TableEV]);
+        ``bankroll``: its money, given exactly when the table keeps bankrolls. It is dealt in from
+        the next round on."""
         self._between_rounds("join", None)
         if len(self._seats) >= _core.MAX_PLAYERS:
             raise _state_error(
@@ -573,7 +580,8 @@ class Table(Shown):
 
     @property
     def bankrolls(self) -> tuple[int, ...] | None:
-        """Each seat's bankroll, in the order of :attr:`seats` (``None``: no bankrolls)."""
+        """Each seat's bankroll, in the order of [`seats`][chinese_poker.Table.seats] (``None``: no
+        bankrolls)."""
         if self._bank is None:
             return None
         return tuple(self._bank[s] for s in self._seats)
@@ -612,13 +620,14 @@ class Table(Shown):
     @property
     def dealt(self) -> tuple[int, ...] | None:
         """The seats dealt into the round in progress, in seating order (``None`` between
-        rounds): :attr:`hands` and the settlement's players are in this order."""
+        rounds): [`hands`][chinese_poker.Table.hands] and the settlement's players are in this
+        order."""
         return self._dealt
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...] | None:
-        """The current round's hands, in the order of :attr:`dealt` (``None`` between
-        rounds)."""
+        """The current round's hands, in the order of [`dealt`][chinese_poker.Table.dealt] (``None``
+        between rounds)."""
         if self._hands is None:
             return None
         return tuple(tuple(Card(int(c)) for c in h) for h in self._hands)
@@ -626,7 +635,7 @@ class Table(Shown):
     @_atomic
     def deal(self) -> tuple[tuple[Card, ...], ...]:
         """Deals the next round to the seats not sitting out and returns their hands, in the
-        order of :attr:`dealt`; the deadline, if any, starts now."""
+        order of [`dealt`][chinese_poker.Table.dealt]; the deadline, if any, starts now."""
         if self._dealt is not None:
             raise _state_error("deal: the current round has not been settled yet")
         dealt = self._dealing()
@@ -759,8 +768,9 @@ class Table(Shown):
         """Settles the round: seats that did not act time out under the rule set's ``timeout``
         (under a deadline, only once it has passed); payments are capped by bankroll in dealer
         order where the rule set says so; bankrolls are updated, the round is recorded and the
-        deal moves one seat on. The settlement's players are the seats of :attr:`dealt`, in
-        that order (the round's record, ``history[-1].seats``)."""
+        deal moves one seat on. The settlement's players are the seats of
+        [`dealt`][chinese_poker.Table.dealt], in that order (the round's record,
+        ``history[-1].seats``)."""
         if self._dealt is None:
             raise _state_error("settle: no round in progress: call deal() first")
         dealt = self._dealt
@@ -841,7 +851,8 @@ class Table(Shown):
     # -- saving and resuming ---------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything the table needs to go on, as data (what :meth:`to_json` writes)."""
+        """Everything the table needs to go on, as data (what
+        [`to_json()`][chinese_poker.Table.to_json] writes)."""
         return {
             "format": TABLE_FORMAT,
             "version": TABLE_VERSION,
@@ -871,7 +882,8 @@ class Table(Shown):
         ones in full), dealer, bankrolls, bust rule, deadline, round counter, seed, the seats
         that joined or left since the last round, the round in progress (who was dealt in,
         their decisions, the time left), and the history (the last ``history`` rounds where
-        bounded). :meth:`from_json` resumes it. Ctrl-C stops it within a round's text."""
+        bounded). [`from_json()`][chinese_poker.Table.from_json] resumes it. Ctrl-C stops it within
+        a round's text."""
         data = self.to_dict()
         if indent is not None:
             # json's indenting encoder is Python code: Python sees Ctrl-C as it runs
@@ -895,11 +907,11 @@ class Table(Shown):
         policies: Sequence[PolicyLike | None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> Table:
-        """Resumes a table saved by :meth:`to_json` (this version or version 2): it plays the
-        same rounds as the table that was saved would have. ``policies``: replacements, one per
-        seat in seating order (``None`` keeps the saved one); a seat whose saved policy was a
-        Python callable must be given one here. ``clock``: the clock of the deadline, which
-        restarts with the time that was left when the table was saved."""
+        """Resumes a table saved by [`to_json()`][chinese_poker.Table.to_json] (this version or
+        version 2): it plays the same rounds as the table that was saved would have. ``policies``:
+        replacements, one per seat in seating order (``None`` keeps the saved one); a seat whose
+        saved policy was a Python callable must be given one here. ``clock``: the clock of the
+        deadline, which restarts with the time that was left when the table was saved."""
         if not isinstance(text, str | bytes | bytearray):
             raise _args.arg_error(
                 InvalidTypeError, "text", f"expected JSON text, got {type(text).__name__}"
@@ -918,7 +930,7 @@ class Table(Shown):
         policies: Sequence[PolicyLike | None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> Table:
-        """:meth:`from_json` for data already parsed."""
+        """[`from_json()`][chinese_poker.Table.from_json] for data already parsed."""
         if not isinstance(data, Mapping) or data.get("format") != TABLE_FORMAT:
             raise _saved_error("format", f"expected a {TABLE_FORMAT!r} object")
         version = data.get("version")

@@ -102,7 +102,8 @@ impl PyHandRank {
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         super::py_objects::display(slf.as_any(), "html")
     }
-    /// The ordered integer (see the README's "HandRank layout").
+    /// The ordered integer: category, then ranks
+    /// ([layout](https://chinese-poker.github.io/chinese-poker/guide/cards/)).
     #[getter]
     fn raw(&self) -> u32 {
         self.0.raw()
@@ -172,7 +173,7 @@ pub fn evaluate(
     core_evaluate(&cards, w).map(PyHandRank).map_err(py_err)
 }
 
-/// The per-call hot path (docs/architecture.md, "Performance budgets": 150 ns): a list or tuple of 3 or 5 distinct `int`
+/// The per-call hot path (150 ns, the performance page's "Budgets"): a list or tuple of 3 or 5 distinct `int`
 /// codes or `Card`s, read without allocating. `None` for anything else, bad input included, which
 /// then takes the general path and gets its precise error there.
 fn eval_code_sequence(obj: &Bound<'_, PyAny>, wheel: Wheel) -> Option<HandRank> {

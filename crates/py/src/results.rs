@@ -654,7 +654,7 @@ pub struct PySolution(LazySolved);
 
 /// A solution whose next best plays are listed when first read. Its best play comes from the
 /// search `solve_batch` runs; listing `top_k` plays makes that search about a third longer
-/// (docs/performance.md, "Per call"), which a bot that reads only the decision should not pay.
+/// (the performance page, "What a hand costs"), which a bot that reads only the decision should not pay.
 /// The best play, its value and every figure of it are the same either way (the tests compare
 /// them on every preset); the listing runs once, on the first read of `alternatives`,
 /// `candidates`, `explain()`, `to_dict()`, equality, printing or pickling.

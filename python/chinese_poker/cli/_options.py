@@ -1,7 +1,7 @@
 """The options several commands take, each defined once here with its bounds and default (from
 ``_core`` where the core owns them), and the way a command's parser is made. A command module
-builds its own parser with :func:`command`, from its docstring (the help a person reads), the
-shared option groups it needs (:class:`Shared`) and its own options."""
+builds its own parser with `command()`, from its docstring (the help a person reads), the
+shared option groups it needs (`Shared`) and its own options."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def plain(doc: str) -> str:
-    """A docstring as ``--help`` shows it: reST literals (````x````) and roles (``:func:`x```)
+    """A docstring as ``--help`` shows it: reST literals (````x````) and roles (```x()```)
     become plain text, so the same text serves the API docs and the terminal."""
     doc = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", doc)
     return re.sub(r"``([^`]+)``", r"\1", doc)

@@ -108,7 +108,7 @@ def silence_stdout() -> None:
 
 def safe_stdout() -> None:
     """Standard output that never fails on a character it cannot encode: suits become
-    letters (in :func:`out`) and anything else a backslash escape, instead of a
+    letters (in `out()`) and anything else a backslash escape, instead of a
     ``UnicodeEncodeError`` half-way through the output."""
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
@@ -204,7 +204,7 @@ BOT_FORM = "path/to/bot.py:function or module:function"
 
 def check_policy(argument: str, name: str) -> str:
     """A policy argument as given: a built-in name, or a bot ``path.py:function`` /
-    ``module:function`` (checked, and loaded, by :func:`policy`)."""
+    ``module:function`` (checked, and loaded, by `policy()`)."""
     if name in POLICY_NAMES or (":" in name and all(name.rpartition(":")[::2])):
         return name
     fail(
@@ -217,7 +217,7 @@ def load_bot(argument: str, spec: str) -> Any:
     """Your bot on the command line: the function ``hand -> decision`` that ``spec`` names,
     ``path/to/bot.py:function`` (a Python file, loaded as a module named after it) or
     ``module:function`` (importable, e.g. from the current directory or an installed
-    package). It plays as a Python callable does in :func:`chinese_poker.simulate`."""
+    package). It plays as a Python callable does in `chinese_poker.simulate()`."""
     import importlib
     import importlib.util
 
@@ -260,7 +260,7 @@ def policy(
     """The policy a CLI policy name stands for (``mc`` drawing at most ``samples`` deals per
     hand, for at most ``time_limit`` seconds; ``None``: the core's defaults); ``tables``: the
     ``--tables`` file of the table objective (mc's opponents' too); any other name is a bot
-    (:func:`load_bot`), which ``argument`` names in errors."""
+    (`load_bot()`), which ``argument`` names in errors."""
     from ..policies import Greedy, RandomLegal
     from ..solver import MonteCarlo, TableEV
 

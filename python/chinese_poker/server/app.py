@@ -1,7 +1,7 @@
 """The HTTP service: a Starlette app whose routes read JSON, run the operations of
-:mod:`.ops` on a bounded thread pool (the extension releases the GIL while it solves, and the
+`ops` on a bounded thread pool (the extension releases the GIL while it solves, and the
 event loop never solves), and answer JSON. Every answer, error or not, is counted in
-:mod:`.metrics`; every error is the one JSON shape of :mod:`.errors`, never a traceback."""
+`metrics`; every error is the one JSON shape of `errors`, never a traceback."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ CODES: dict[str, int] = {
 
 
 class ApiError(Exception):
-    """An answer that is an error: ``code`` (a key of :data:`CODES`), the message, the request
+    """An answer that is an error: ``code`` (a key of `CODES`), the message, the request
     field it names (``"hands[2]"``, ``"rules.scoop.kind"``, ``None`` for the whole request) and
     the package's exception class where one was raised."""
 

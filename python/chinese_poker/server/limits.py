@@ -1,5 +1,5 @@
 """Every limit and default of the service, defined once (the ``serve`` command registers one
-option per :data:`LIMITS` entry, with these bounds and this help), and the bearer-token check."""
+option per `LIMITS` entry, with these bounds and this help), and the bearer-token check."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ LIMITS: tuple[Limit, ...] = (
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits a server runs with; the defaults are :data:`LIMITS`'."""
+    """The limits a server runs with; the defaults are `LIMITS`'."""
 
     max_body: int = int(LIMITS[0].default)
     max_hands: int = int(LIMITS[1].default)

@@ -1,7 +1,7 @@
 """The operations the service answers, shared by the HTTP routes and the stdio mode: each reads
-a decoded JSON request (its model in :mod:`.schema`), calls the library, and returns JSON data.
+a decoded JSON request (its model in `schema`), calls the library, and returns JSON data.
 The library checks everything it owns (cards, rule sets, table sizes, budgets, decisions); its
-exceptions become a 422 naming the request field (:func:`.errors.from_library`). Only the
+exceptions become a 422 naming the request field (`errors.from_library()`). Only the
 request's shape and the service's own limits are checked here."""
 
 from __future__ import annotations

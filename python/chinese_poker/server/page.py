@@ -1,6 +1,6 @@
 """The two HTML pages the service serves, with nothing loaded from elsewhere: ``/``, where a
 person types 13 cards and sees the best setting drawn as cards with its value and the next best
-plays (the layouts of :mod:`chinese_poker.display`), and ``/docs``, the OpenAPI document as a
+plays (the layouts of `chinese_poker.display`), and ``/docs``, the OpenAPI document as a
 readable page."""
 
 from __future__ import annotations

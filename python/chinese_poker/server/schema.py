@@ -49,7 +49,7 @@ class Field:
 
 @dataclass(frozen=True)
 class Model:
-    """A JSON object of known fields: read with :meth:`read`, documented with :meth:`schema`."""
+    """A JSON object of known fields: read with `read()`, documented with `schema()`."""
 
     name: str
     description: str
@@ -163,9 +163,10 @@ def _rule_schema(path: str, values: list[Any]) -> JSON:
 
 @functools.cache
 def rule_set_schema() -> JSON:
-    """The JSON Schema of a rule set (docs/rules.md): every field of ``RULE_FIELDS``, typed
-    from the core's default rule set and presets, choices from ``CHOICES``. The core checks the
-    bounds and the rest and names the field it refuses."""
+    """The JSON Schema of a rule set
+    ([rules](https://chinese-poker.github.io/chinese-poker/rules/)): every field of ``RULE_FIELDS``,
+    typed from the core's default rule set and presets, choices from ``CHOICES``. The core checks
+    the bounds and the rest and names the field it refuses."""
     sets = [json.loads(_core.default_rules_json())]
     sets += [json.loads(_core.preset_json(n)) for n in _core.PRESET_NAMES]
     names = ["name", *_core.RULE_FIELDS, "description", "source"]

@@ -1,5 +1,5 @@
 """``chinese-poker serve --stdio``: JSON lines in and out. Each line is a request of the HTTP
-shape plus ``"op"`` (a key of :data:`.ops.OPS`) and an optional ``"id"`` echoed back; each is
+shape plus ``"op"`` (a key of `ops.OPS`) and an optional ``"id"`` echoed back; each is
 answered on one line, flushed, as soon as it is read. A bad line is answered with an error line
 (``{"id": ..., "error": {"code", "message", "field", "type"}}``) and the stream goes on."""
 
