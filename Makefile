@@ -49,6 +49,7 @@ lint: $(VENV)/.ready
 	cargo fmt --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p chinese-poker --all-targets --features search-stats --quiet -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc -p chinese-poker --no-deps --quiet
 	$(VENV)/bin/ruff check python tests benches tools
 	$(VENV)/bin/ruff format --check python tests benches tools
 	$(VENV)/bin/mypy

@@ -7,17 +7,22 @@
 use crate::error::{clip, Error, Result};
 use std::fmt;
 
+/// The rank characters, 2 to A, by rank index (0..13).
 pub const RANK_CHARS: [char; 13] = [
     '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A',
 ];
+/// The suit characters c d h s, by suit index (0..4).
 pub const SUIT_CHARS: [char; 4] = ['c', 'd', 'h', 's'];
+/// The suit symbols ♣ ♦ ♥ ♠, by suit index.
 pub const SUIT_SYMBOLS: [char; 4] = ['♣', '♦', '♥', '♠'];
 /// Text (U+FE0E) and emoji (U+FE0F) presentation selectors, ignored after a suit.
 const VARIATION_SELECTORS: [char; 2] = ['\u{FE0E}', '\u{FE0F}'];
+/// The ranks' names ("two" .. "ace"), by rank index.
 pub const RANK_NAMES: [&str; 13] = [
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
     "king", "ace",
 ];
+/// The ranks' plurals ("twos" .. "aces"), by rank index.
 pub const RANK_PLURALS: [&str; 13] = [
     "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
     "queens", "kings", "aces",
@@ -47,15 +52,19 @@ impl Card {
         }
     }
 
+    /// The card's code, `rank * 4 + suit` (0..52).
     pub const fn code(self) -> u8 {
         self.0
     }
+    /// The rank index, 2..A = 0..12.
     pub const fn rank(self) -> u8 {
         self.0 >> 2
     }
+    /// The suit index, c d h s = 0..3.
     pub const fn suit(self) -> u8 {
         self.0 & 3
     }
+    /// The card's bit in a [`CardSet`] (`1 << code`).
     pub const fn bit(self) -> u64 {
         1u64 << self.0
     }
@@ -220,30 +229,40 @@ pub fn validate_rows(codes: &[u8], width: usize, what: &str) -> Result<()> {
 pub struct CardSet(pub u64);
 
 impl CardSet {
+    /// No cards.
     pub const EMPTY: CardSet = CardSet(0);
+    /// All 52 cards.
     pub const FULL_DECK: CardSet = CardSet((1u64 << 52) - 1);
 
+    /// The set of these cards (a card given twice is in it once).
     pub fn from_cards(cards: &[Card]) -> CardSet {
         CardSet(cards.iter().fold(0, |m, c| m | c.bit()))
     }
+    /// How many cards the set holds.
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
+    /// Whether the set holds no card.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// Whether the set holds `c`.
     pub const fn contains(self, c: Card) -> bool {
         self.0 & c.bit() != 0
     }
+    /// The set with `c` added.
     pub const fn insert(self, c: Card) -> CardSet {
         CardSet(self.0 | c.bit())
     }
+    /// The cards in either set.
     pub const fn union(self, o: CardSet) -> CardSet {
         CardSet(self.0 | o.0)
     }
+    /// The cards of this set that are not in `o`.
     pub const fn minus(self, o: CardSet) -> CardSet {
         CardSet(self.0 & !o.0)
     }
+    /// Whether the sets share a card.
     pub const fn intersects(self, o: CardSet) -> bool {
         self.0 & o.0 != 0
     }

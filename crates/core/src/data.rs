@@ -107,6 +107,7 @@ impl<'de> Deserialize<'de> for Setting {
 pub mod list {
     use super::*;
 
+    /// Writes the array as a list.
     pub fn serialize<S: Serializer, T: Serialize, const N: usize>(
         v: &[T; N],
         s: S,
@@ -114,6 +115,7 @@ pub mod list {
         s.collect_seq(v)
     }
 
+    /// Reads the array from a list of exactly `N` items.
     pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>, const N: usize>(
         d: D,
     ) -> std::result::Result<[T; N], D::Error> {
@@ -133,6 +135,7 @@ pub mod list {
 pub mod opt_list {
     use super::*;
 
+    /// Writes the array as a list, `None` as null.
     pub fn serialize<S: Serializer, T: Serialize, const N: usize>(
         v: &Option<[T; N]>,
         s: S,
@@ -140,6 +143,7 @@ pub mod opt_list {
         v.as_ref().map(|a| &a[..]).serialize(s)
     }
 
+    /// Reads the array from a list of exactly `N` items, or null as `None`.
     pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>, const N: usize>(
         d: D,
     ) -> std::result::Result<Option<[T; N]>, D::Error> {

@@ -9,39 +9,71 @@ use std::fmt;
 pub enum Error {
     /// A card token that does not parse, or a numeric code outside 0..52.
     InvalidCard {
+        /// The token as given.
         token: String,
+        /// Its position among the cards (from 0).
         position: usize,
+        /// What is wrong with it.
         reason: String,
     },
     /// The same card appears twice where cards must be distinct.
     DuplicateCard {
+        /// The repeated card.
         card: String,
+        /// Its first position (from 0).
         first: usize,
+        /// Its second position.
         second: usize,
     },
     /// The same card in two players' hands.
     DuplicateCardPlayers {
+        /// The card both players hold.
         card: String,
+        /// The first player holding it (from 0).
         first: usize,
+        /// The second player holding it.
         second: usize,
     },
     /// A row, hand or batch of the wrong size or shape.
     InvalidShape {
+        /// What has the wrong shape ("front", "hand", ...).
         what: String,
+        /// The shape expected.
         expected: String,
+        /// The shape given.
         got: String,
     },
     /// A rule-set field with a value the engine cannot use.
-    InvalidRules { field: String, reason: String },
+    InvalidRules {
+        /// The field, as a path (`bonus.middle.quads`).
+        field: String,
+        /// What is wrong with its value.
+        reason: String,
+    },
     /// A player's decision that cannot be settled (fouled under `reject`, false natural, ...).
-    InvalidDecision { player: usize, reason: String },
+    InvalidDecision {
+        /// The player (from 0).
+        player: usize,
+        /// What is wrong with the decision.
+        reason: String,
+    },
     /// The computation was interrupted (Ctrl-C) before it finished.
     Interrupted,
     /// A call argument outside what it accepts (e.g. `threads=0`). Names the argument.
-    InvalidArgument { name: String, reason: String },
+    InvalidArgument {
+        /// The argument's name.
+        name: String,
+        /// What it accepts.
+        reason: String,
+    },
     /// A strategy-tables file (or its index) that cannot be used: missing, damaged, not a
     /// tables file, or trained for another wheel. Names the file.
-    InvalidTables { path: String, reason: String },
+    InvalidTables {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -92,6 +124,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A result whose error is the crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// `"1 card"`, `"2 cards"`: every count a message prints goes through here, so none says

@@ -50,10 +50,12 @@ impl Hand {
         Hand(codes)
     }
 
+    /// The 13 codes, ascending.
     pub fn codes(&self) -> &[u8; 13] {
         &self.0
     }
 
+    /// The 13 cards, ascending.
     pub fn cards(&self) -> [Card; 13] {
         // checked when built: no second check of each code
         self.0.map(|c| Card::new(c >> 2, c & 3))

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 // The crate's page (its README) is its documentation, and its example a doctest.
 #![doc = include_str!("../README.md")]
 

@@ -33,6 +33,7 @@ pub trait Named: Copy + Sized + 'static {
 macro_rules! named {
     ($ty:ident { $($var:ident => $name:literal $(/ $label:literal)?),+ $(,)? }) => {
         impl $ty {
+            /// Every value, in declaration order.
             pub const ALL: [$ty; [$(stringify!($var)),+].len()] = [$($ty::$var),+];
             /// The data id of this value (rule-set data, results, the Python API).
             pub const fn name(self) -> &'static str {

@@ -1,4 +1,4 @@
-//! Naturals: special 13-card hands that win at once (docs/rules.md, "Naturals").
+//! Naturals: special 13-card hands that win at once ([rules: Naturals](https://chinese-poker.github.io/chinese-poker/rules/#naturals)).
 //!
 //! Detection works on the 13 cards alone. Three naturals are defined by how the cards can be
 //! laid out in rows — three flushes, three straights, three straight flushes — and for those the
@@ -29,6 +29,7 @@ use crate::setting::Setting;
 /// A natural the hand holds, with the rule set's value for it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct NaturalMatch {
+    /// Which natural.
     pub kind: NaturalKind,
     /// What each opponent pays for it under the rule set.
     pub value: u32,

@@ -1,4 +1,4 @@
-//! The shipped rule sets, defined once (docs/rules.md, "Presets"): each entry has its name, a
+//! The shipped rule sets, defined once ([rules: Presets](https://chinese-poker.github.io/chinese-poker/rules/#presets)): each entry has its name, a
 //! description, the public rules it follows with what was reconstructed where they are silent,
 //! and its values. The Python `chinese_poker.presets` module is built from [`PRESETS`] through
 //! the data form ([`Preset::data`]); nothing else lists them.
@@ -13,6 +13,7 @@ use serde_json::Value;
 /// One shipped rule set.
 #[derive(Copy, Clone)]
 pub struct Preset {
+    /// The preset's name (`maceplay`, ...).
     pub name: &'static str,
     /// What the rule set pays, in a sentence.
     pub description: &'static str,

@@ -8,9 +8,13 @@ use crate::rules::Row;
 use std::fmt;
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+/// 13 cards set as three rows: front (3), middle (5), back (5).
 pub struct Setting {
+    /// The 3-card front row.
     pub front: [Card; 3],
+    /// The 5-card middle row.
     pub middle: [Card; 5],
+    /// The 5-card back row.
     pub back: [Card; 5],
 }
 
@@ -115,6 +119,7 @@ impl Setting {
         s
     }
 
+    /// The cards of one row.
     pub fn row(&self, row: Row) -> &[Card] {
         match row {
             Row::Front => &self.front,
@@ -123,6 +128,7 @@ impl Setting {
         }
     }
 
+    /// All 13 cards.
     pub fn cards(&self) -> CardSet {
         CardSet::from_cards(&self.front)
             .union(CardSet::from_cards(&self.middle))
@@ -140,7 +146,7 @@ impl Setting {
         ]
     }
 
-    /// Breaks back ≥ middle ≥ front (docs/rules.md, "The game"; equal rows are legal).
+    /// Breaks back ≥ middle ≥ front ([rules: The game](https://chinese-poker.github.io/chinese-poker/rules/#the-game); equal rows are legal).
     pub fn is_foul(&self, wheel: Wheel) -> bool {
         let [f, m, b] = self.ranks(wheel);
         f > m || m > b

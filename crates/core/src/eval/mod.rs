@@ -21,6 +21,7 @@ pub struct Evaluator {
 }
 
 impl Evaluator {
+    /// An evaluator for this wheel.
     pub fn new(wheel: Wheel) -> Evaluator {
         Evaluator {
             t: tables(),

@@ -18,14 +18,23 @@ use std::fmt;
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(u8)]
 pub enum Category {
+    /// No pair.
     HighCard = 0,
+    /// One pair.
     Pair = 1,
+    /// Two pairs (5-card rows only).
     TwoPair = 2,
+    /// Three of a kind.
     Trips = 3,
+    /// Five ranks in a row.
     Straight = 4,
+    /// Five cards of one suit.
     Flush = 5,
+    /// Three of a kind and a pair.
     FullHouse = 6,
+    /// Four of a kind.
     Quads = 7,
+    /// A straight in one suit.
     StraightFlush = 8,
 }
 
@@ -44,6 +53,7 @@ crate::named!(Category {
 impl Category {
     /// The categories a 3-card front can hold.
     pub const FRONT: [Category; 3] = [Category::HighCard, Category::Pair, Category::Trips];
+    /// The category of this index (0..9), `None` beyond.
     pub fn from_u8(v: u8) -> Option<Category> {
         Category::ALL.get(v as usize).copied()
     }
@@ -107,6 +117,7 @@ impl HandRank {
     pub const fn from_raw(raw: u32) -> HandRank {
         HandRank(raw)
     }
+    /// The rank's category.
     pub fn category(self) -> Category {
         Category::ALL[HandRank::category_index_of_raw(self.0)]
     }
@@ -141,9 +152,11 @@ impl HandRank {
             | nibbles[1] << NIBBLE_SHIFT[1]
             | front as u32
     }
+    /// Whether this is the front row (3 cards).
     pub const fn is_front(self) -> bool {
         HandRank::is_front_raw(self.0)
     }
+    /// The row's number of cards: 3 for the front, 5 for the others.
     pub const fn size(self) -> usize {
         if self.is_front() {
             3
@@ -160,7 +173,7 @@ impl HandRank {
             .collect()
     }
 
-    /// Row comparison (docs/rules.md, "Comparing rows"): category, then significant ranks, comparing only as many
+    /// Row comparison ([rules: Comparing rows](https://chinese-poker.github.io/chinese-poker/rules/#comparing-rows)): category, then significant ranks, comparing only as many
     /// as the shorter row has when a front meets a 5-card row of the same category, so that
     /// front K K Q equals middle K K Q J 10.
     pub fn row_cmp(self, other: HandRank) -> Ordering {

@@ -1,11 +1,11 @@
-//! Rule sets: the one definition of every rule field (docs/rules.md, "Rule fields").
+//! Rule sets: the one definition of every rule field ([rules: Rule fields](https://chinese-poker.github.io/chinese-poker/rules/#rule-fields)).
 //!
 //! Nothing about any particular house's rules is hard-coded in the engine: every value a preset
 //! sets lives in a field here. This module owns the fields, their defaults ([`Rules::default`]),
 //! their bounds and error messages ([`Rules::validate`]); [`schema`] owns their names and the
 //! plain-data form (JSON) that the Python `RuleSet` and rule-set files use. A `Rules` built by
 //! [`Rules::from_json`], [`Rules::from_data`] or a preset constructor is validated once; scoring
-//! and solving take it as valid and never check it again (docs/architecture.md, "Validated
+//! and solving take it as valid and never check it again ([architecture](https://chinese-poker.github.io/chinese-poker/architecture/), "Validated
 //! once").
 
 pub mod schema;
@@ -24,8 +24,11 @@ pub const MAX_MATCHUP_UNITS: u128 = 1 << 60;
 /// The three rows of a setting.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Row {
+    /// The 3-card row.
     Front = 0,
+    /// The middle 5-card row.
     Middle = 1,
+    /// The back 5-card row, the strongest.
     Back = 2,
 }
 
@@ -51,6 +54,7 @@ pub enum BonusMode {
 /// What winning all three rows against one opponent pays.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Scoop {
+    /// A scoop pays nothing extra.
     None,
     /// The pair total (bonuses included) is multiplied.
     Multiply(u32),
@@ -92,27 +96,42 @@ pub enum Declaration {
 /// An unset hand when the clock runs out.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Timeout {
+    /// The unset hand fouls.
     Foul,
     /// The best legal setting (and any natural) is chosen for the player.
     Auto,
 }
 
-/// Every natural (instant-win 13-card hand) of every family (docs/rules.md, "Naturals").
+/// Every natural (instant-win 13-card hand) of every family ([rules: Naturals](https://chinese-poker.github.io/chinese-poker/rules/#naturals)).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum NaturalKind {
+    /// A to K of one suit.
     SameSuitDragon,
+    /// A to K, mixed suits.
     Dragon,
+    /// Twelve royal cards (J, Q, K) and one other.
     TwelveRoyals,
+    /// Three straight flushes, one per row.
     ThreeStraightFlushes,
+    /// Three fours of a kind.
     ThreeQuads,
+    /// Every card 8 or higher.
     AllBig,
+    /// Every card 8 or lower.
     AllSmall,
+    /// Thirteen cards of one colour.
     ThirteenOneColour,
+    /// Twelve cards of one colour.
     TwelveOneColour,
+    /// Four threes of a kind.
     FourTrips,
+    /// Five pairs and three of a kind.
     FivePairsTrips,
+    /// Six pairs.
     SixPairs,
+    /// A flush in every row.
     ThreeFlushes,
+    /// A straight in every row.
     ThreeStraights,
 }
 
@@ -127,7 +146,9 @@ impl NaturalKind {
 /// One natural a rule set recognises and what each opponent pays for it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct NaturalRule {
+    /// Which natural.
     pub kind: NaturalKind,
+    /// What each opponent pays for it.
     pub value: u32,
 }
 
@@ -156,10 +177,12 @@ pub fn rank_naturals(naturals: &mut [NaturalRule]) {
 /// [`Rules::canonical_json`] and [`Rules::digest`].
 #[derive(Clone, Debug)]
 pub struct Rules {
+    /// Where the wheel A-2-3-4-5 ranks among straights.
     pub wheel: Wheel,
     /// `bonus[row][category]`: with `Replace`, the row's whole value when it wins with that
     /// category (1 = no bonus); with `Add`, the extra units on top of the row point (0 = none).
     pub bonus: [[u32; 9]; 3],
+    /// How `bonus` values are paid: the row's whole value, or on top of the row point.
     pub bonus_mode: BonusMode,
     /// A bonus row that beats a row of the same category pays its bonus twice (PokerFever).
     pub double_bonus: bool,
@@ -167,13 +190,17 @@ pub struct Rules {
     pub majority_point: u32,
     /// Units to whoever has the higher pair total after bonuses (2-4 scoring); 0 = off.
     pub overall_point: u32,
+    /// What winning all three rows against one opponent pays.
     pub scoop: Scoop,
+    /// What winning all three rows against every opponent pays.
     pub sweep: Sweep,
+    /// How a fouled setting is settled.
     pub foul: FoulPolicy,
     /// Recognised naturals. Their order carries no meaning: a hand declares the one it holds
     /// that ranks first ([`NaturalRule::ranking`]: the most valuable, ties broken by the core's
     /// order of naturals). Rule sets read from data and presets keep them in ranking order.
     pub naturals: Vec<NaturalRule>,
+    /// How naturals are declared.
     pub declaration: Declaration,
     /// The rows must display a declared natural (three flushes laid out as three flushes).
     pub natural_must_show: bool,
@@ -184,10 +211,11 @@ pub struct Rules {
     pub suit_order: Option<[u8; 4]>,
     /// Nobody wins or loses more than their bankroll; payments in dealer order.
     pub bankroll_cap: bool,
+    /// What happens to a hand not set when the clock runs out.
     pub timeout: Timeout,
 }
 
-/// The Asian row-bonus table (docs/rules.md, "Row bonuses"): the row's whole value, `Replace`.
+/// The Asian row-bonus table ([rules: Row bonuses](https://chinese-poker.github.io/chinese-poker/rules/)): the row's whole value, `Replace`.
 pub fn standard_bonus_table() -> [[u32; 9]; 3] {
     let mut t = [[1u32; 9]; 3];
     t[Row::Front as usize][Category::Trips as usize] = 3;

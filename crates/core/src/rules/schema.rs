@@ -1,5 +1,5 @@
-//! The names of every rule value and the plain-data form of a rule set (docs/rules.md, "Rule
-//! fields"; docs/architecture.md, "One rule schema").
+//! The names of every rule value and the plain-data form of a rule set ([rules](https://chinese-poker.github.io/chinese-poker/rules/), "Rule
+//! fields"; [architecture: One rule schema](https://chinese-poker.github.io/chinese-poker/architecture/#one-rule-schema)).
 //!
 //! The data form is a JSON object whose keys are the field paths users see (`wheel`,
 //! `bonus.middle.full_house`, `sweep.multiplier`, ...): the Python `RuleSet.to_dict()`, JSON and
@@ -40,8 +40,11 @@ crate::named!(NaturalKind {
 /// The kinds of [`Scoop`], as `scoop.kind` names them.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum ScoopKind {
+    /// [`Scoop::None`].
     None,
+    /// [`Scoop::Multiply`].
     Multiply,
+    /// [`Scoop::Add`].
     Add,
 }
 crate::named!(ScoopKind { None => "none", Multiply => "multiply", Add => "add" });
@@ -49,8 +52,11 @@ crate::named!(ScoopKind { None => "none", Multiply => "multiply", Add => "add" }
 /// The kinds of [`FoulPolicy`], as `foul.kind` names them.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum FoulKind {
+    /// [`FoulPolicy::AsScooped`].
     AsScooped,
+    /// [`FoulPolicy::FlatPlusBonus`].
     FlatPlusBonus,
+    /// [`FoulPolicy::Reject`].
     Reject,
 }
 crate::named!(FoulKind {
@@ -60,6 +66,7 @@ crate::named!(FoulKind {
 });
 
 impl Scoop {
+    /// The scoop's kind.
     pub const fn kind(self) -> ScoopKind {
         match self {
             Scoop::None => ScoopKind::None,
@@ -77,6 +84,7 @@ impl Scoop {
 }
 
 impl FoulPolicy {
+    /// The foul policy's kind.
     pub const fn kind(self) -> FoulKind {
         match self {
             FoulPolicy::AsScooped => FoulKind::AsScooped,

@@ -1,4 +1,4 @@
-//! Exact settlement of one round for 2–4 players (docs/rules.md, "Scoring", "Fouls, naturals
+//! Exact settlement of one round for 2–4 players ([rules: Scoring](https://chinese-poker.github.io/chinese-poker/rules/#scoring), "Fouls, naturals
 //! and surrender", "Bankroll cap"; the decisions taken where sources are silent are listed
 //! there).
 //!
@@ -84,7 +84,9 @@ pub enum Decision {
     /// Declare a natural; the setting gives the 13 cards (and, where the rule set requires it,
     /// rows that display the natural).
     Declare {
+        /// The natural declared.
         natural: NaturalKind,
+        /// The 13 cards, as rows.
         setting: Setting,
     },
     /// Give up before the showdown (only where the rule set allows it).
@@ -92,6 +94,7 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// The setting of a play or a declaration; `None` for a surrender.
     pub fn setting(&self) -> Option<&Setting> {
         match self {
             Decision::Play(s) | Decision::Declare { setting: s, .. } => Some(s),
@@ -132,6 +135,7 @@ pub enum Status {
     Fouled,
     /// A natural, declared or found automatically.
     Natural,
+    /// Gave up before the showdown.
     Surrendered,
 }
 
@@ -149,6 +153,7 @@ by_name!(Status, "status", Status::ALL, Status::name);
 pub struct PlayerResult {
     /// The player's seat (0-based), their index in [`Settlement::players`].
     pub seat: usize,
+    /// How the player's hand was settled.
     pub status: Status,
     /// The setting as given (`None` for a surrender).
     pub setting: Option<Setting>,
@@ -199,6 +204,7 @@ by_name!(MatchupKind, "kind", MatchupKind::ALL, MatchupKind::name);
 /// One row of a matchup.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct RowOutcome {
+    /// The row compared.
     pub row: Row,
     /// The seat that won the row; `None` for a tie (or no row comparison).
     pub winner: Option<usize>,
@@ -230,8 +236,11 @@ impl RowOutcome {
 /// pays `a`.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Matchup {
+    /// The first player (the lower index).
     pub a: usize,
+    /// The second player.
     pub b: usize,
+    /// How the matchup was settled.
     pub kind: MatchupKind,
     /// Rows (for `Rows`, and for `Foul` where the non-fouled side wins every row; all ties for
     /// the other kinds), front to back.
@@ -263,7 +272,9 @@ pub struct Matchup {
 pub struct Payment {
     /// Index into `Settlement::matchups`.
     pub matchup: usize,
+    /// The player who pays.
     pub payer: usize,
+    /// The player paid.
     pub payee: usize,
     /// The matchup's points.
     pub owed: i64,
@@ -274,6 +285,7 @@ pub struct Payment {
 /// The full result of [`settle`].
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Settlement {
+    /// The dealer's seat: payments are made in order from the dealer's right.
     pub dealer: usize,
     /// Data: `totals` (written, never read back) before `players`.
     #[serde(flatten, with = "totals_and_players")]
@@ -472,6 +484,7 @@ fn player_label(i: usize) -> String {
 
 /// The fewest and the most players at a table.
 pub const MIN_PLAYERS: usize = 2;
+/// Most players at a table.
 pub const MAX_PLAYERS: usize = 4;
 /// The table size every command, service request and simulation assumes where none is given.
 pub const DEFAULT_PLAYERS: usize = 4;

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 /// Per-deal results of a duel.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DuelDeals {
+    /// Players at each deal's table.
     pub players: usize,
     /// A's mean points per hand over the deal's rotations (B's is the negative heads-up; at 3–4
     /// players the Bs share it).
@@ -26,13 +27,16 @@ pub struct DuelDeals {
 /// The edge of A over B with its paired 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DuelSummary {
+    /// Deals played.
     pub deals: usize,
     /// Mean points per hand A wins over B.
     pub edge: f64,
     /// Standard error of `edge` (the per-deal edges' standard deviation / √deals); NaN
     /// (undefined) for fewer than 2 deals, like the interval.
     pub stderr: f64,
+    /// Low end of the 95% interval of `edge` (NaN for fewer than 2 deals).
     pub ci_low: f64,
+    /// High end of the 95% interval of `edge`.
     pub ci_high: f64,
     /// Share of hands A and B set identically.
     pub same_share: f64,
@@ -45,6 +49,7 @@ pub struct DuelSummary {
 pub const INTERVAL_Z: f64 = 1.959_963_984_540_054;
 
 impl DuelDeals {
+    /// The edge over every deal, with its paired interval.
     pub fn summary(&self) -> DuelSummary {
         let n = self.edge.len();
         // with fewer than 2 deals the spread, and all that follows from it, is undefined: NaN,

@@ -13,6 +13,7 @@ use std::sync::Arc;
 /// A policy's decision for one hand.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Decided {
+    /// Play, declare or surrender.
     pub choice: Choice,
     /// The 13 codes front/middle/back (the natural's layout when declaring).
     pub codes: [u8; 13],
@@ -28,6 +29,7 @@ impl Decided {
             && (self.choice == Choice::Surrender
                 || rows_sorted(&self.codes) == rows_sorted(&other.codes))
     }
+    /// The decision as [`settle`](crate::settle) takes it.
     pub fn decision(&self) -> Decision {
         decision_of(self.choice, &self.codes)
     }
@@ -49,7 +51,9 @@ pub enum Policy {
     TableEv(Arc<TableEv>),
     /// The Monte Carlo objective with this budget, opponents decided by the table objective.
     MonteCarlo {
+        /// The table objective that decides the sampled opponents.
         table: Arc<TableEv>,
+        /// How many samples, or how long.
         budget: solve::Budget,
     },
     /// Strongest back, then strongest middle of the rest, the rest in front. Never declares or
@@ -60,6 +64,7 @@ pub enum Policy {
 }
 
 impl Policy {
+    /// The policy's name in results (`table`, `mc`, `greedy`, `random`).
     pub fn name(&self) -> &'static str {
         match self {
             Policy::TableEv(_) => "TableEV",

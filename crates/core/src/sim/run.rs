@@ -31,9 +31,11 @@ fn natural_code(kind: Option<NaturalKind>) -> u8 {
 /// round. Multi-value columns are flattened row-major (`hands[row * 13 + i]`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RoundColumns {
+    /// Players at each round's table.
     pub players: usize,
     /// Round index of each row (the run's `first` + position).
     pub round: Vec<u64>,
+    /// Seat of each row.
     pub seat: Vec<u8>,
     /// The 13 dealt codes, ascending.
     pub hand: Vec<u8>,
@@ -43,7 +45,7 @@ pub struct RoundColumns {
     pub setting: Vec<u8>,
     /// [`status_code`] after settling (a fouled setting or a false declaration is `fouled`).
     pub status: Vec<u8>,
-    /// The natural paid to the seat ([`NaturalKind::ALL`] index) or [`NO_NATURAL`].
+    /// The natural paid to the seat ([`NaturalKind::ALL`](crate::rules::NaturalKind::ALL) index) or [`NO_NATURAL`].
     pub natural: Vec<u8>,
     /// `HandRank::raw()` of front, middle, back (0 for a surrender).
     pub ranks: Vec<u32>,
@@ -59,6 +61,7 @@ pub struct RoundColumns {
 }
 
 impl RoundColumns {
+    /// How many rows (rounds × players).
     pub fn rows(&self) -> usize {
         self.points.len()
     }

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 /// Settles `rounds` rounds of `players` seats. `settings` holds `rounds × players × 13` codes
 /// (front, middle, back), `choices` one [`crate::solve::Choice::code`] per seat (0 play, 1
-/// declare, 2 surrender), `naturals` the declared natural's [`NaturalKind::ALL`] index per seat
+/// declare, 2 surrender), `naturals` the declared natural's [`NaturalKind::ALL`](crate::rules::NaturalKind::ALL) index per seat
 /// (read only where the choice is 1). `dealt`, where given (`rounds × players × 13` codes),
 /// is each seat's dealt hand: it is the `hand` column, and a surrender's `setting` as in a
 /// simulation; without it the `hand` column is the setting's cards sorted (zeros for a

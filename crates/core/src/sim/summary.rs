@@ -12,27 +12,37 @@ use crate::score::Status;
 /// One seat's running sums.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatSums {
+    /// Sum of the points won.
     pub points: i128,
+    /// Sum of the squared points, for the spread.
     pub squares: i128,
     /// Rounds in which the seat scooped at least one opponent.
     pub scoops: u64,
+    /// Rounds in which the seat swept the table.
     pub sweeps: u64,
+    /// Rounds in which the seat fouled.
     pub fouls: u64,
+    /// Rounds in which the seat was paid a natural.
     pub naturals: u64,
+    /// Rounds in which the seat surrendered.
     pub surrenders: u64,
 }
 
 /// Running per-seat sums of a run's rounds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatTally {
+    /// Rounds added.
     pub rounds: u64,
+    /// Each seat's sums.
     pub seats: Vec<SeatSums>,
 }
 
 /// One seat's statistics over a run.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SeatStats {
+    /// The seat (from 0).
     pub seat: usize,
+    /// Rounds played.
     pub rounds: u64,
     /// Mean points per round.
     pub mean: f64,
@@ -41,16 +51,22 @@ pub struct SeatStats {
     pub stderr: f64,
     /// `mean ∓ INTERVAL_Z × stderr`: the normal 95% interval (NaN for fewer than 2 rounds).
     pub ci_low: f64,
+    /// High end of the 95% interval.
     pub ci_high: f64,
     /// Share of rounds in which the seat scooped at least one opponent.
     pub scoop_rate: f64,
+    /// Share of rounds in which the seat swept the table.
     pub sweep_rate: f64,
+    /// Share of rounds in which the seat fouled.
     pub foul_rate: f64,
+    /// Share of rounds in which the seat was paid a natural.
     pub natural_rate: f64,
+    /// Share of rounds in which the seat surrendered.
     pub surrender_rate: f64,
 }
 
 impl SeatTally {
+    /// An empty tally for `players` seats.
     pub fn new(players: usize) -> SeatTally {
         SeatTally {
             rounds: 0,
@@ -58,6 +74,7 @@ impl SeatTally {
         }
     }
 
+    /// Seats tallied.
     pub fn players(&self) -> usize {
         self.seats.len()
     }

@@ -7,16 +7,21 @@ use crate::eval::{Category, HandRank, Wheel};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// Distinct 3-card row ranks (classes).
 pub const FRONT_CLASSES: usize = 455;
+/// Distinct 5-card row ranks (classes).
 pub const FIVE_CLASSES: usize = 7462;
 
 /// The sorted distinct raw ranks of both row sizes for one wheel.
 pub struct Classes {
+    /// The front's raw ranks, weakest first.
     pub front: Vec<u32>,
+    /// The fives' raw ranks, weakest first.
     pub five: Vec<u32>,
 }
 
 impl Classes {
+    /// The classes of this wheel, built once.
     pub fn get(wheel: Wheel) -> &'static Classes {
         static C: [OnceLock<Classes>; 2] = [OnceLock::new(), OnceLock::new()];
         C[wheel_index(wheel)].get_or_init(|| build(wheel))
@@ -120,6 +125,7 @@ pub fn front_ranks() -> &'static [u64; 4096] {
 /// load from [`FiveClasses::by_pair`], where the evaluator sums five rank weights and looks the
 /// sum up twice (a 722 KB table of multiset ids, then their ranks).
 pub struct PairStates {
+    /// The state after adding a rank's second card, by state and rank.
     pub to_two: Box<[u8; 256]>,
     /// Rank counts of each state.
     counts: Vec<[u8; 13]>,
@@ -229,7 +235,7 @@ pub struct FiveClasses {
     straights: [u16; 16],
 }
 
-/// [`FiveClasses::rank_index`]: a position counter per number of ranks, walked up the masks,
+/// `FiveClasses::rank_index`: a position counter per number of ranks, walked up the masks,
 /// that skips what the evaluator calls a straight (the same masks for either wheel).
 fn rank_index() -> Box<[u16; 1 << 13]> {
     let mut out = Box::new([0u16; 1 << 13]);
@@ -244,6 +250,7 @@ fn rank_index() -> Box<[u16; 1 << 13]> {
 }
 
 impl FiveClasses {
+    /// The five classes of this wheel, built once.
     pub fn get(wheel: Wheel) -> &'static FiveClasses {
         static C: [OnceLock<FiveClasses>; 2] = [OnceLock::new(), OnceLock::new()];
         C[wheel_index(wheel)].get_or_init(|| {
@@ -336,7 +343,7 @@ impl FiveClasses {
 
     /// Class of a 5-card raw rank of this wheel, worked out from its category and ranks: the
     /// category's first class, then the rank's place inside it (rank sets by their masks'
-    /// places in [`FiveClasses::rank_index`], a pair or trips' kickers among the other twelve
+    /// places in `FiveClasses::rank_index`, a pair or trips' kickers among the other twelve
     /// ranks). One load from a 16 KB table, where the evaluator's lookup reads its 722 KB one.
     #[inline]
     pub fn class_of_raw(&self, raw: u32) -> u16 {

@@ -34,7 +34,7 @@
 //! its rest leaves and the best five of the rest under it) and the weakest of a back's fronts.
 //! Two splits of the strongest back (known from the hand's counts) set the first threshold once
 //! the fives are ranked, and backs that cannot reach it are never made nor stored
-//! (docs/performance.md, "Where the time goes: the table objective").
+//! ([performance: Where the time goes: the table objective](https://chinese-poker.github.io/chinese-poker/performance/#where-the-time-goes-the-table-objective)).
 
 use super::classes::{
     five_parts, floor_front_class, front_class, front_ranks, pack, pair_states, unpack, Classes,
@@ -61,6 +61,7 @@ macro_rules! count {
 /// nibbles.
 const BUCKET_SHIFT: u32 = NIBBLE_SHIFT[0];
 
+/// All 13 positions of a hand.
 pub const ALL13: u16 = (1 << 13) - 1;
 
 /// Room for every five's key in `Scratch::sorted`, a power of two (a masked index needs no
@@ -98,8 +99,11 @@ const SCAN_LIMIT: usize = 120;
 /// One setting as masks over the hand's 13 positions, with its row ranks (`raw()` values).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Split {
+    /// The front's positions.
     pub front: u16,
+    /// The middle's positions.
     pub middle: u16,
+    /// The back's positions.
     pub back: u16,
     /// front, middle, back
     pub ranks: [u32; 3],
@@ -235,6 +239,7 @@ pub struct Scratch {
     suits: [u16; 4],
     /// Counts of every subset of positions 0..4, 4..8 and 8..13, for the cheap bounds.
     groups: ([Counts; 16], [Counts; 16], [Counts; 32]),
+    /// The splits of the last search.
     pub frontier: Vec<Split>,
     /// How many best splits the bounded search keeps (1 but for [`Scratch::top_splits`]).
     keep: usize,
@@ -254,6 +259,7 @@ pub struct Scratch {
     /// `search-stats`).
     #[cfg(feature = "search-stats")]
     pub record_backs: bool,
+    /// The backs of the last search, bucketed (with `record_backs`).
     #[cfg(feature = "search-stats")]
     pub last_backs: super::search_stats::BucketedBacks,
     /// Bucketed backs for the next search, which then ranks the fives without a list of backs

@@ -1,4 +1,4 @@
-//! The exhaustive setting solver (docs/architecture.md, "Data flow"): enumerate a hand's splits, keep the Pareto
+//! The exhaustive setting solver ([architecture: Data flow](https://chinese-poker.github.io/chinese-poker/architecture/#data-flow)): enumerate a hand's splits, keep the Pareto
 //! frontier of rank triples, pick from it with an objective, decide play / natural / surrender.
 //!
 //! Decisions: under `Declaration::Auto` a held natural is declared. Otherwise a natural is

@@ -1,5 +1,5 @@
 //! What the table objective adds to its independent-rows formula, measured in self-play and
-//! shipped with the tables (docs/architecture.md, "The table objective's model").
+//! shipped with the tables ([architecture: The table objective's model](https://chinese-poker.github.io/chinese-poker/architecture/#the-table-objectives-model)).
 //!
 //! The row distributions say how strong an opponent's rows are one at a time. Treating the rows
 //! as independent misjudges the events that depend on all three at once, and the formula
@@ -65,10 +65,12 @@ impl Calibration {
         Ok(Calibration { knots })
     }
 
+    /// The map's knots (formula value, calibrated value), increasing.
     pub fn knots(&self) -> &[(f64, f64)] {
         &self.knots
     }
 
+    /// Whether the map changes nothing (no knots).
     pub fn is_identity(&self) -> bool {
         self.knots.is_empty()
     }
@@ -103,13 +105,19 @@ impl Calibration {
 /// The measured corrections (see the module documentation).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
+    /// Probability that a setting of this policy scoops an opponent, beyond the rows' formula.
     pub scoop_for: f64,
+    /// Probability that an opponent scoops such a setting, beyond the rows' formula.
     pub scoop_against: f64,
     /// `None`: the tables' plain scoop rate.
     pub sweep_rate: Option<f64>,
+    /// Probability that an opponent declares a natural.
     pub natural_rate: f64,
+    /// Mean value of an opponent's natural.
     pub natural_value: f64,
+    /// Probability that an opponent surrenders.
     pub surrender_rate: f64,
+    /// The map from formula values to realised points.
     pub calibration: Calibration,
 }
 

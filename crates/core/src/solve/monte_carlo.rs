@@ -6,7 +6,7 @@
 //! the racing decisions are taken at fixed sample counts, so the result does not depend on the
 //! thread count or the chunking.
 //!
-//! # Racing (docs/architecture.md, "Monte Carlo")
+//! # Racing ([architecture: Monte Carlo](https://chinese-poker.github.io/chinese-poker/architecture/#monte-carlo))
 //!
 //! Sampling every frontier play alike and playing the best mean loses to the table objective
 //! it samples against: with about 70 plays (hundreds on some hands) and 1,000 samples, the best
@@ -46,15 +46,26 @@ pub fn mix(seed: u64, i: u64) -> u64 {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Opponent {
     /// Played a legal setting: row keys, and the 13 codes front/middle/back.
-    Played { keys: [u64; 3], codes: [u8; 13] },
+    Played {
+        /// The rows' keys, front, middle, back.
+        keys: [u64; 3],
+        /// The 13 codes front/middle/back.
+        codes: [u8; 13],
+    },
     /// Declared a natural worth this much; the 13 codes as dealt.
     Natural {
+        /// What each opponent pays for it.
         value: u32,
+        /// Which natural.
         kind: crate::rules::NaturalKind,
+        /// The 13 codes as dealt.
         codes: [u8; 13],
     },
     /// Surrendered (pays the surrender cost to a player who did not); the 13 codes as dealt.
-    Surrendered { codes: [u8; 13] },
+    Surrendered {
+        /// The 13 codes as dealt.
+        codes: [u8; 13],
+    },
 }
 
 /// Row keys of a split of `hand` under `rules`.
@@ -203,7 +214,7 @@ fn pack((units, won): (i64, i32)) -> i64 {
 /// The candidates' rows with each distinct row key once, so that a sample compares a row with
 /// an opponent's once however many candidates share it (about 150 distinct rows among 120
 /// frontier plays, against 360 row comparisons), and a candidate's matchup is then three
-/// lookups, two additions and a [`PointsTable`] read. Scores exactly as one `pair_score` a
+/// lookups, two additions and a `PointsTable` read. Scores exactly as one `pair_score` a
 /// matchup with the table's sweeps would (tested against that).
 pub struct CandidateScorer<'a> {
     rules: &'a Rules,
@@ -235,6 +246,7 @@ pub struct CandidateScorer<'a> {
 }
 
 impl<'a> CandidateScorer<'a> {
+    /// A scorer of `candidates` (row keys) under `rules`.
     pub fn new(rules: &'a Rules, candidates: &[[u64; 3]]) -> Self {
         let keys: [Vec<u64>; 3] = std::array::from_fn(|r| {
             let mut k: Vec<u64> = candidates.iter().map(|c| c[r]).collect();
@@ -400,11 +412,13 @@ pub struct SquareSum {
 
 impl SquareSum {
     #[inline]
+    /// Adds another sum.
     pub fn add(&mut self, other: SquareSum) {
         let (lo, carry) = self.lo.overflowing_add(other.lo);
         self.lo = lo;
         self.hi += other.hi + carry as u64;
     }
+    /// The sum as a float.
     pub fn to_f64(self) -> f64 {
         self.hi as f64 * 2f64.powi(128) + self.lo as f64
     }
@@ -498,6 +512,7 @@ pub struct Raced {
     pub chosen: usize,
     /// Mean points and its standard error over the samples each candidate was scored on.
     pub mean: Vec<f64>,
+    /// Standard error of each `mean`.
     pub stderr: Vec<f64>,
     /// Samples each candidate was scored on (fewer for those dropped early).
     pub samples: Vec<usize>,

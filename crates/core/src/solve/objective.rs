@@ -16,6 +16,7 @@ pub const MAX_ROW_VALUE: f64 = 1e300;
 /// User-supplied value of each row rank; a setting's value is the sum of its three rows'.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowValues {
+    /// The wheel the ranks are of.
     pub wheel: Wheel,
     /// front (455), middle (7,462), back (7,462), indexed by class (`Classes`), weakest first.
     pub values: [Vec<f64>; 3],
@@ -25,6 +26,7 @@ pub struct RowValues {
 }
 
 impl RowValues {
+    /// Row values, checked: one per class of each row, finite and at most [`MAX_ROW_VALUE`].
     pub fn new(wheel: Wheel, values: [Vec<f64>; 3]) -> Result<RowValues> {
         for (r, name) in ["front", "middle", "back"].iter().enumerate() {
             let want = if r == 0 { FRONT_CLASSES } else { FIVE_CLASSES };
@@ -56,6 +58,7 @@ impl RowValues {
     }
 
     #[inline]
+    /// A setting's value: the sum of its rows' values (`ranks` are raw ranks).
     pub fn value(&self, ranks: &[u32; 3]) -> f64 {
         let c = Classes::get(self.wheel);
         (0..3).map(|r| self.values[r][c.index(ranks[r])]).sum()
@@ -65,6 +68,7 @@ impl RowValues {
 /// Opponents' policy in Monte Carlo sampling.
 #[derive(Clone)]
 pub enum Policy {
+    /// The table objective's decisions.
     TableEv(Arc<TableEv>),
 }
 
@@ -81,9 +85,13 @@ pub enum Objective {
     /// Mean score over sampled opponents (common random numbers), with its standard error,
     /// raced over the table objective's best plays (`monte_carlo::race`).
     MonteCarlo {
+        /// How many samples, or how long.
         budget: Budget,
+        /// Seed of the sampled deals.
         seed: u64,
+        /// How the sampled opponents decide.
         policy: Policy,
+        /// Threads (`None`: all).
         threads: Option<usize>,
     },
 }
@@ -208,6 +216,7 @@ impl Objective {
         }
     }
 
+    /// The objective's name (one of [`Objective::NAMES`]).
     pub fn name(&self) -> &'static str {
         Objective::NAMES[match self {
             Objective::TableEv(_) => 0,

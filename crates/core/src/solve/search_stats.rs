@@ -1,5 +1,5 @@
 //! What the bounded search does for a hand, counted: built only with the `search-stats`
-//! feature, for `examples/search_stats.rs` and the figures of docs/performance.md ("What a hand
+//! feature, for `examples/search_stats.rs` and the figures of [performance](https://chinese-poker.github.io/chinese-poker/performance/) ("What a hand
 //! costs"). Shipped builds have no counters, so the search pays nothing for them.
 
 /// Sums over every search run on one [`super::Scratch`] (the frontier's and the bounded one's).
@@ -82,6 +82,8 @@ impl SearchStats {
 /// list of backs, and bucketing them for free, would save.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BucketedBacks {
+    /// The backs' keys, weakest bucket first.
     pub sorted: Vec<u64>,
+    /// Each bucket's range of `sorted`.
     pub buckets: Vec<(usize, usize)>,
 }

@@ -13,6 +13,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Solved {
     #[serde(flatten)]
+    /// The best setting, its value and the runners-up.
     pub solution: Solution,
     /// Seats at the table, the solver's included.
     pub players: usize,

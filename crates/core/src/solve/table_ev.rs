@@ -48,6 +48,7 @@ use crate::rules::{Row, Rules, Scoop};
 /// What a table is measured and shipped as: the opponents' row-rank distributions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutcomeTables {
+    /// The wheel the distributions were measured under.
     pub wheel: Wheel,
     /// front (455 classes), middle and back (7,462 each), weakest class first.
     pub dist: [Vec<f64>; 3],
@@ -145,7 +146,9 @@ struct RowTable {
 
 /// A compiled table objective for one rule set and table size.
 pub struct TableEv {
+    /// The distributions and corrections.
     pub tables: OutcomeTables,
+    /// The table size.
     pub players: usize,
     /// Which tables these are: their source ([`TableEv::with_source`]; tables given directly
     /// are [`TablesSource::File`]) and the digest of their content.
@@ -258,6 +261,7 @@ fn win_value(rules: &Rules, row: usize, win: usize, lose: usize) -> f64 {
 }
 
 impl TableEv {
+    /// The compiled objective for `rules` at `players` seats, from checked `tables`.
     pub fn new(rules: &Rules, players: usize, tables: OutcomeTables) -> Result<TableEv> {
         if !(2..=4).contains(&players) {
             return Err(Error::InvalidShape {
@@ -880,7 +884,7 @@ pub const TABLES_KEY_VERSION: &str = "v3";
 /// The rule-set fields the tables depend on, as a stable text key: rule sets (and table sizes)
 /// with the same key share tables. Built from the data-form names and values of the schema
 /// (`wheel=low`, `scoop.kind=multiply`), never from Rust's debug formatting, so that renaming a
-/// Rust type cannot orphan shipped tables (docs/architecture.md, "Strategy tables").
+/// Rust type cannot orphan shipped tables ([architecture: Strategy tables](https://chinese-poker.github.io/chinese-poker/architecture/#strategy-tables)).
 ///
 /// Contents: the wheel; for each row the value of winning with each category (over a weaker
 /// category, and with doubling where the same category is beaten), which is all the objective

@@ -36,12 +36,17 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 #[derive(Clone, Debug)]
+/// How to train strategy tables (self-play fictitious play, then calibration).
 pub struct TrainConfig {
+    /// Table size.
     pub players: usize,
+    /// Seed of the deals.
     pub seed: u64,
     /// Deals per iteration (each of `players` hands).
     pub deals: usize,
+    /// Fewest iterations.
     pub min_iters: usize,
+    /// Most iterations.
     pub max_iters: usize,
     /// Largest move of any row's cumulative distribution that counts as "stopped moving".
     pub tol: f64,
@@ -50,6 +55,7 @@ pub struct TrainConfig {
     /// Hands played per calibration step (0: no calibration); by default
     /// [`CALIBRATION_HANDS_PER_DEAL`] × `deals`, so that one number scales the whole effort.
     pub calibration_hands: usize,
+    /// Calibration steps.
     pub calibration_iters: usize,
 }
 
@@ -61,12 +67,15 @@ pub const MAX_DEALS: usize = 100_000_000;
 /// Training stops when no row's cumulative distribution moves by more than [`TOLERANCE`] (after
 /// at least [`MIN_ITERATIONS`]), or at [`MAX_ITERATIONS`], when it has not converged.
 pub const MIN_ITERATIONS: usize = 3;
+/// Most iterations unless told otherwise.
 pub const MAX_ITERATIONS: usize = 12;
+/// Largest move that counts as converged unless told otherwise.
 pub const TOLERANCE: f64 = 0.01;
 /// Calibration steps unless told otherwise (see [`CALIBRATION_HANDS_PER_DEAL`] for why two).
 pub const CALIBRATION_STEPS: usize = 2;
 /// Most calibration hands per step and most steps one training may ask for.
 pub const MAX_CALIBRATION_HANDS: usize = 100_000_000;
+/// Most calibration steps one training may ask for.
 pub const MAX_CALIBRATION_STEPS: usize = 100;
 
 impl Default for TrainConfig {
@@ -89,6 +98,7 @@ impl Default for TrainConfig {
 /// new map moved from it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CalibrationStep {
+    /// Hands played in the step.
     pub hands: usize,
     /// Mean value the objective gave its decisions, over every hand (realised mean: 0).
     pub mean_predicted: f64,
@@ -100,11 +110,15 @@ pub struct CalibrationStep {
 }
 
 #[derive(Clone, Debug)]
+/// What training made and measured.
 pub struct TrainReport {
+    /// The trained tables.
     pub tables: OutcomeTables,
+    /// Fictitious-play iterations run.
     pub iterations: usize,
     /// The largest cumulative-distribution move of each iteration.
     pub deltas: Vec<f64>,
+    /// Each calibration step.
     pub calibration: Vec<CalibrationStep>,
 }
 
@@ -143,6 +157,7 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Both phases, in the order they run.
     pub const ALL: [Phase; 2] = [Phase::FictitiousPlay, Phase::Calibration];
 
     /// The phase's name in progress reports (the Python callback's `phase`).
@@ -163,19 +178,26 @@ pub enum Progress<'a> {
     /// row's cumulative distribution; `converged`, that it moved less than the tolerance after
     /// the minimum iterations, so this was the last iteration.
     Iteration {
+        /// The iteration (from 1).
         iteration: usize,
+        /// Largest move of any row's cumulative distribution.
         delta: f64,
+        /// Whether this was the last iteration.
         converged: bool,
     },
     /// After calibration step `step` (from 1) of `steps`, with what the step measured.
     Calibration {
+        /// The step (from 1).
         step: usize,
+        /// Steps in all.
         steps: usize,
+        /// What the step measured.
         report: &'a CalibrationStep,
     },
 }
 
 impl Progress<'_> {
+    /// The phase this report is from.
     pub fn phase(&self) -> Phase {
         match self {
             Progress::Iteration { .. } => Phase::FictitiousPlay,
