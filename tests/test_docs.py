@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -173,6 +176,49 @@ def test_docstrings_link_to_the_site_not_to_the_repository() -> None:
                 assert anchor in _headings(path.read_text(encoding="utf-8")), (name, anchor)
             linked += 1
     assert linked >= 5
+
+
+def test_every_make_target_the_docs_name_exists() -> None:
+    """`make X` in the README or a page is a rule of the Makefile (make prints "Nothing to be
+    done" and succeeds for a name that is a file or directory, such as `examples`)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    rules = set(re.findall(r"^([a-z][\w-]*):", makefile, flags=re.M))
+    phony = set(" ".join(re.findall(r"^\.PHONY:((?:.*\\\n)*.*)$", makefile, flags=re.M)).split())
+    named = set()
+    for page in PAGES:
+        named |= set(re.findall(r"`make ([a-z][\w-]*)", page.read_text(encoding="utf-8")))
+    assert {"demo", "test", "examples"} <= named
+    for target in named:
+        assert target in rules, f"make {target}: no such rule"
+        assert target in phony, f"make {target}: not .PHONY"
+
+
+@pytest.mark.posix_only  # a shell script as the old Python
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_make_demo_says_first_that_the_python_is_too_old(tmp_path: Path) -> None:
+    """Before any virtualenv or build: a Python older than 3.11, or none, is named with what to
+    do; this Python passes the check."""
+    old = tmp_path / "python3.10"
+    old.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "Python 3.10.12" && exit 0\nexit 1\n')
+    old.chmod(0o755)
+    venv = tmp_path / "venv"
+    for python, says in ((old, "is Python 3.10.12"), (tmp_path / "nowhere", "is not found")):
+        result = subprocess.run(
+            ["make", "-C", str(ROOT), "demo", f"PYTHON={python}", f"VENV={venv}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode != 0 and "needs Python >= 3.11" in result.stderr, result
+        assert says in result.stderr and "PYTHON=python3.12" in result.stderr, result.stderr
+        assert not venv.exists()  # nothing was installed
+    ok = subprocess.run(
+        ["make", "-C", str(ROOT), "python-version", f"PYTHON={sys.executable}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ok.returncode == 0, ok.stderr
 
 
 def test_show_versions(capsys: pytest.CaptureFixture[str]) -> None:
