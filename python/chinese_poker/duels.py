@@ -93,11 +93,32 @@ def duel(
     progress: bool = True,
 ) -> DuelResult:
     """Duplicate duel of two policies: every deal is replayed with the seats rotated so that A
-    holds each hand once (heads-up: A and B swap; at 3–4 players one seat plays A and the
-    others B). Either policy may be a built-in one or a Python callable ``hand -> decision``
-    (as in [`simulate()`][chinese_poker.simulate.simulate]: it is given a read-only array of the 13
-    codes and its answer is checked against them); the same deals, decisions and scores whichever.
-    Ctrl-C stops it and reports the deals done."""
+    holds each hand once (heads-up: A and B swap; at 3–4 players one seat plays A and the others
+    B); the same deals, decisions and scores whichever kind of policy plays. Ctrl-C stops it and
+    reports the deals done.
+
+    Args:
+        policy_a: A built-in policy ([`TableEV`][chinese_poker.TableEV],
+            [`MonteCarlo`][chinese_poker.MonteCarlo], [`Greedy`][chinese_poker.Greedy],
+            [`RandomLegal`][chinese_poker.RandomLegal]) or a Python callable ``hand ->
+            decision``, given a read-only array of the 13 codes and checked against them (as in
+            [`simulate()`][chinese_poker.simulate.simulate]).
+        policy_b: The other policy, likewise.
+        deals: Deals to play (at least 1).
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for ``maceplay``.
+        players: The table size, 2 to 4.
+        seed: The deals' seed.
+        threads: ``None`` (all cores) or 1 to ``MAX_THREADS``; results never depend on it.
+        progress: Show a progress bar.
+
+    Returns:
+        A's edge over B per hand, with its paired 95% interval and the deals needed to tell.
+
+    Raises:
+        InvalidArgumentError: A value out of range, or a policy that cannot play.
+        InvalidDecisionError: A Python policy's answer does not set its hand, naming the side
+            and the seat.
+    """
     deals = _args.rounds("deals", deals, low=1)
     players = _args.players("players", players)
     seed = _args.seed("seed", seed)

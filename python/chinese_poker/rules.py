@@ -502,26 +502,36 @@ class RuleSet(Shown):
     The defaults (the core's) are plain 1-per-row scoring with nothing else: no bonuses, no
     scoop, no sweep, fouls lose as scooped, no naturals, no surrender.
 
-    Fields:
-        name, description, source: free text; ``source`` says where the values come from.
+    Args:
+        name: The rule set's name (free text).
         wheel: ``"low"`` (A-2-3-4-5 is the lowest straight) or ``"second"`` (just under
             10-J-Q-K-A); also ranks the A-2-3-4-5 straight flush.
-        bonus: the row bonus table and its mode ([`BonusTable`][chinese_poker.BonusTable]).
-        double_bonus: a bonus row that beats a row of the same category pays double.
-        majority_point: units to whoever wins more of the three rows (Western); 0 = off.
-        overall_point: units to whoever has the higher pair total after bonuses (2-4); 0 = off.
-        scoop, sweep, foul, naturals: see [`Scoop`][chinese_poker.Scoop],
-        [`Sweep`][chinese_poker.Sweep], [`Foul`][chinese_poker.Foul],
-            [`Naturals`][chinese_poker.Naturals].
-        surrender: units a surrendering player pays each opponent; ``None`` = not allowed.
-        suit_order: suits from strongest to weakest (``"shcd"`` = ♠ > ♥ > ♣ > ♦) to break ties
+        bonus: The row bonus table and its mode ([`BonusTable`][chinese_poker.BonusTable]).
+        double_bonus: A bonus row that beats a row of the same category pays double.
+        majority_point: Units to whoever wins more of the three rows (Western); 0 = off.
+        overall_point: Units to whoever has the higher pair total after bonuses (2-4); 0 = off.
+        scoop: What winning all three rows against one opponent pays
+            ([`Scoop`][chinese_poker.Scoop]).
+        sweep: What scooping every opponent pays ([`Sweep`][chinese_poker.Sweep]).
+        foul: How a fouled setting is settled ([`Foul`][chinese_poker.Foul]).
+        naturals: The naturals recognised and how they are declared
+            ([`Naturals`][chinese_poker.Naturals]).
+        surrender: Units a surrendering player pays each opponent; ``None`` = not allowed.
+        suit_order: Suits from strongest to weakest (``"shcd"`` = ♠ > ♥ > ♣ > ♦) to break ties
             between rows of identical ranks; ``None`` = ties stand.
-        bankroll_cap: nobody wins or loses more than their bankroll; payments go in seat order
+        bankroll_cap: Nobody wins or loses more than their bankroll; payments go in seat order
             starting right of the dealer.
-        timeout: what happens to a hand not set in time: ``"foul"`` (settled as a fouled
+        timeout: What happens to a hand not set in time: ``"foul"`` (settled as a fouled
             hand) or ``"auto"`` (the best legal setting, and any natural, chosen for the
-            player); [`chinese_poker.Table.settle()`][chinese_poker.Table.settle] applies it to the
-            seats that did not act.
+            player); [`chinese_poker.Table.settle()`][chinese_poker.Table.settle] applies it to
+            the seats that did not act.
+        description: Free text: what the rule set pays.
+        source: Free text: where the values come from.
+
+    Raises:
+        InvalidRulesError: A value the core cannot use, naming the field
+            (``bonus.middle.quads``).
+        InvalidTypeError: A field of the wrong type.
     """
 
     name: str = "custom"
@@ -610,7 +620,17 @@ class RuleSet(Shown):
 
     @staticmethod
     def preset(name: str) -> RuleSet:
-        """A shipped preset by name (see [`PRESETS`][chinese_poker.rules.PRESETS])."""
+        """A shipped preset by name (see [`PRESETS`][chinese_poker.rules.PRESETS]).
+
+        Args:
+            name: The preset's name (``"maceplay"``, ``"two_four"``, ...).
+
+        Returns:
+            The preset's rule set.
+
+        Raises:
+            InvalidRulesError: An unknown name, listing the presets.
+        """
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
@@ -621,12 +641,20 @@ class RuleSet(Shown):
     # -- derivation ----------------------------------------------------------------------
 
     def replace(self, **changes: Any) -> RuleSet:
-        """A copy with ``changes`` applied (validated like a new rule set).
+        """A copy with changes applied, validated like a new rule set. A new ``name`` starts with an
+        empty description and source (they describe the rule set being renamed) unless those are
+        given too.
 
-        A part may be given whole (``scoop=Scoop.multiply(3)``), as a mapping of the fields to
-        change (``sweep={"multiplier": 3}``), or field by field with a double underscore
-        (``naturals__declaration="auto"``). A new ``name`` starts with an empty description and
-        source (they describe the rule set being renamed) unless those are given too.
+        Args:
+            **changes: Fields to change. A part may be given whole (``scoop=Scoop.multiply(3)``), as
+                a mapping of the fields to change (``sweep={"multiplier": 3}``), or field by field
+                with a double underscore (``naturals__declaration="auto"``).
+
+        Returns:
+            The new rule set.
+
+        Raises:
+            InvalidRulesError: An unknown field or a value the core cannot use, naming the field.
         """
         grouped: dict[str, Any] = {}
         nested: dict[str, dict[str, Any]] = {}
@@ -673,8 +701,17 @@ class RuleSet(Shown):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Builds a rule set from [`to_dict()`][chinese_poker.RuleSet.to_dict] data; missing fields
-        take the defaults, unknown fields and bad values raise
-        [`InvalidRulesError`][chinese_poker.exceptions.InvalidRulesError] naming the field."""
+        take the defaults.
+
+        Args:
+            data: Plain data, as [`to_dict()`][chinese_poker.RuleSet.to_dict] gives it.
+
+        Returns:
+            The rule set.
+
+        Raises:
+            InvalidRulesError: An unknown field or a bad value, naming the field.
+        """
         compiled = _compile(data)  # every field, its shape and its bounds, checked by the core
         return cls._from_checked(_given(data), compiled)
 
@@ -690,13 +727,30 @@ class RuleSet(Shown):
             return cls(**spec)
 
     def to_json(self, *, indent: int | None = 2) -> str:
+        """The rule set as JSON: [`to_dict()`][chinese_poker.RuleSet.to_dict]'s data;
+        [`from_json()`][chinese_poker.RuleSet.from_json] reads it back.
+
+        Args:
+            indent: JSON indentation (``None``: one line).
+
+        Returns:
+            The JSON text.
+        """
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> RuleSet:
-        """Reads `to_json()` text (``str`` or UTF-8 ``bytes``). Anything that is not a
-        valid rule set, however malformed, raises
-        [`InvalidRulesError`][chinese_poker.exceptions.InvalidRulesError]."""
+        """Reads [`to_json()`][chinese_poker.RuleSet.to_json] text.
+
+        Args:
+            text: JSON text (``str`` or UTF-8 ``bytes``).
+
+        Returns:
+            The rule set.
+
+        Raises:
+            InvalidRulesError: Anything that is not a valid rule set, however malformed, saying why.
+        """
         source = _text(text, "JSON")
         try:
             data = json.loads(source, object_pairs_hook=_no_duplicate_keys)
@@ -721,9 +775,17 @@ class RuleSet(Shown):
 
     @classmethod
     def from_toml(cls, text: str | bytes) -> RuleSet:
-        """Reads [`to_toml()`][chinese_poker.RuleSet.to_toml] text (``str`` or UTF-8 ``bytes``).
-        Anything that is not a valid rule set raises
-        [`InvalidRulesError`][chinese_poker.exceptions.InvalidRulesError]."""
+        """Reads [`to_toml()`][chinese_poker.RuleSet.to_toml] text.
+
+        Args:
+            text: TOML text (``str`` or UTF-8 ``bytes``).
+
+        Returns:
+            The rule set.
+
+        Raises:
+            InvalidRulesError: Anything that is not a valid rule set, saying why.
+        """
         source = _text(text, "TOML")
         try:
             data = tomllib.loads(source)

@@ -203,26 +203,37 @@ def settle(
     bankrolls: Sequence[int] | None = None,
     dealer: int = 0,
 ) -> Settlement:
-    """Settles one round exactly under ``rules`` (a [`RuleSet`][chinese_poker.RuleSet] or a preset
-    name).
+    """Settles one round exactly under a rule set: every matchup, bonus, scoop, sweep, natural,
+    surrender and bankroll cap. Nothing is returned unless everything is valid.
 
-    ``decisions[i]`` is seat i's decision. ``bankrolls`` (one int per seat) matter only where the
-    rule set caps payments, where each must be 0 or more; without the cap a bankroll may be
-    negative (a seat in debt), down to ``-MAX_BANKROLL``. Payments go in seat order starting
-    right of ``dealer``.
+    The result is a frozen [`Settlement`][chinese_poker.Settlement] built by the core:
+    attributes are read from it on demand, ``explain()`` writes its text when called,
+    ``to_dict()`` gives JSON data.
 
-    The result is a frozen [`Settlement`][chinese_poker.Settlement] built by the core: attributes
-    are read from it on demand, ``explain()`` writes its text when called, ``to_dict()`` gives JSON
-    data.
+    Args:
+        decisions: Each seat's decision, seat 0 first: a [`Setting`][chinese_poker.Setting] (or
+            its three rows), a [`Declare`][chinese_poker.Declare] or a
+            [`Surrender`][chinese_poker.Surrender]; 2 to 4 seats.
+        rules: A [`RuleSet`][chinese_poker.RuleSet] or a preset name.
+        bankrolls: One int per seat, or ``None``. They matter only where the rule set caps
+            payments, where each must be 0 or more; without the cap a bankroll may be negative (a
+            seat in debt), down to ``-MAX_BANKROLL``.
+        dealer: The dealer's seat; payments go in seat order starting right of the dealer.
 
-    Raises (nothing is returned unless everything is valid): ``InvalidShapeError`` (fewer than
-    2 or more than 4 players, a row of the wrong size, a bankroll list that does not fit the
-    table), ``InvalidCardError`` / ``DuplicateCardError`` (a bad card, or one card held twice,
-    naming the players or row), ``InvalidDecisionError`` (a decision of the wrong type, a fouled
-    setting or false natural under a rule set that rejects fouls, a surrender the rule set does
-    not allow), ``InvalidArgumentError`` (a dealer seat or bankroll out of range, naming it;
-    ``rules`` of the wrong type), ``InvalidTypeError`` (a dealer or bankroll that is not an int,
-    bankrolls that are not a sequence).
+    Returns:
+        The settlement: totals, matchups, payments, and the rule behind every number.
+
+    Raises:
+        InvalidShapeError: Fewer than 2 or more than 4 players, a row of the wrong size, or a
+            bankroll list that does not fit the table.
+        InvalidCardError: A bad card, naming the player and row.
+        DuplicateCardError: One card held twice, naming the players or row.
+        InvalidDecisionError: A decision of the wrong type, a fouled setting or false natural
+            under a rule set that rejects fouls, or a surrender the rule set does not allow.
+        InvalidArgumentError: A dealer seat or bankroll out of range, naming it, or ``rules`` of
+            the wrong type.
+        InvalidTypeError: A dealer or bankroll that is not an int, or bankrolls that are not a
+            sequence.
     """
     return _core.settle(decisions, _compiled(rules), bankrolls, dealer)
 
@@ -238,11 +249,20 @@ class NaturalMatch:
 
 
 def find_naturals(hand: RowLike | Setting, rules: RuleSet | str) -> list[NaturalMatch]:
-    """Naturals the rule set recognises that the 13-card ``hand`` holds, highest first.
+    """Naturals the rule set recognises that 13 cards hold, highest first.
 
-    ``hand`` is 13 cards (a string, cards, a ``CardSet``) or a [`Setting`][chinese_poker.Setting];
-    the rows of a setting are ignored. Raises ``InvalidShapeError`` unless there are 13 distinct
-    cards."""
+    Args:
+        hand: 13 cards (a string, cards, a ``CardSet``) or a
+            [`Setting`][chinese_poker.Setting], whose rows are ignored.
+        rules: A [`RuleSet`][chinese_poker.RuleSet] or a preset name.
+
+    Returns:
+        Each natural held, with what each opponent pays for it.
+
+    Raises:
+        InvalidShapeError: Not 13 distinct cards.
+        InvalidCardError: A card that does not parse.
+    """
     if isinstance(hand, Setting):
         hand = hand.cards
     found = _core.find_naturals(hand, _compiled(rules))

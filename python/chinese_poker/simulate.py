@@ -81,11 +81,23 @@ __all__ = [
 
 
 def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.NDArray[np.uint8]:
-    """The hands of rounds ``first..first + rounds`` of a run seeded ``seed``: a
-    ``(rounds, players, 13)`` ``uint8`` array of card codes, each hand sorted. These are exactly
-    the hands [`simulate()`][chinese_poker.simulate.simulate] deals for the same seed. ``rounds`` is
-    at most ``MAX_DEALT_ROUNDS`` (2**22) per call, checked before anything is allocated; take a
-    longer run in pages with ``first``."""
+    """The hands of rounds ``first..first + rounds`` of a run: exactly the hands
+    [`simulate()`][chinese_poker.simulate.simulate] deals for the same seed.
+
+    Args:
+        rounds: How many rounds, at most ``MAX_DEALT_ROUNDS`` (2**22) per call, checked before
+            anything is allocated; take a longer run in pages with ``first``.
+        players: Hands per round, 2 to 4.
+        seed: The run's seed, 0 to 2⁶⁴ − 1.
+        first: The first round dealt.
+
+    Returns:
+        A ``(rounds, players, 13)`` ``uint8`` array of card codes, each hand sorted.
+
+    Raises:
+        InvalidArgumentError: A value out of range, naming it.
+        InvalidShapeError: A player count outside 2 to 4.
+    """
     return _core.deal(rounds, players, seed, first)
 
 
@@ -345,13 +357,24 @@ class Simulation(Shown):
         }
 
     def to_parquet(self, path: str | os.PathLike[str], rows_per_group: int = 262_144) -> Path:
-        """Writes the rows to a Parquet file in row groups of ``rows_per_group`` rows (1 to
-        ``2**26``), with the run's provenance in its key-value metadata (under
-        ``_dataset.METADATA_KEY``, so that [`read_simulation()`][chinese_poker.read_simulation]
-        reads it back); written under a temporary name and renamed when complete, a row group at a
-        time (Ctrl-C stops it within a row group, leaving nothing behind). ``path``: a file whose
-        folder exists (``InvalidArgumentError`` otherwise, before anything is written); a write that
-        fails (a full disk) is an [`OutputError`][chinese_poker.exceptions.OutputError]."""
+        """Writes the rows to a Parquet file, with the run's provenance in its key-value metadata
+        (so that [`read_simulation()`][chinese_poker.read_simulation] reads it back); written
+        under a temporary name and renamed when complete, a row group at a time (Ctrl-C stops it
+        within a row group, leaving nothing behind).
+
+        Args:
+            path: The file to write, in a folder that exists.
+            rows_per_group: Rows per Parquet row group, 1 to ``2**26``.
+
+        Returns:
+            The path written.
+
+        Raises:
+            InvalidArgumentError: A folder that does not exist, a directory, or a bad
+                ``rows_per_group`` (before anything is written).
+            MissingDependencyError: pyarrow is not installed.
+            OutputError: Writing failed (a full disk).
+        """
         pq = _optional.require("pyarrow.parquet", "Simulation.to_parquet")
         import pyarrow as pa
 
@@ -396,38 +419,58 @@ def simulate(
     resume: bool = False,
     overwrite: bool = False,
 ) -> Simulation:
-    """Plays ``rounds`` rounds of self-play at a table of ``players`` under ``rules`` (a
-    [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for the default preset,
-    ``maceplay``), ``policies[s]`` at seat ``s`` (default: [`TableEV`][chinese_poker.TableEV]
-    everywhere), and settles each round exactly.
+    """Plays rounds of self-play at a table and settles each round exactly, in Rust threads.
 
-    ``threads``: Rust threads (``None``: all cores); results never depend on it. ``progress``:
-    rounds/s and an ETA on stderr, as a bar on a terminal or in a notebook, else a line every
-    10 seconds (``"bar"`` or ``"lines"`` choose); output that fails turns it off. Ctrl-C
-    stops the run within about a second and returns (or has written) the rounds done, with
-    ``interrupted`` set.
+    Ctrl-C stops the run within about a second and returns (or has written) the rounds done,
+    with ``interrupted`` set.
 
-    ``out``: write the rows to this simulation directory instead of keeping them (a run larger
-    than memory; the summary is still kept): finished parts ``part-<first round>.parquet``,
-    each written under a temporary name and renamed when complete, and a manifest
+    With ``out``, the rows go to a simulation directory instead of memory (a run larger than
+    memory; the summary is still kept): finished parts ``part-<first round>.parquet``, each
+    written under a temporary name and renamed when complete, and a manifest
     ``_manifest.parquet`` of the rounds done, replaced atomically after each part. Any Parquet
     reader reads the directory as one dataset; [`read_simulation()`][chinese_poker.read_simulation]
-    reads it back as a [`Simulation`][chinese_poker.Simulation]. Ctrl-C, a kill or a full disk loses
-    at most the part being written (a part is written every 262,144 rows or 30 seconds) and never
-    damages a finished one. ``resume=True`` continues the same run from its manifest (the rounds not
-    done; the result is exactly the rows of an uninterrupted run, as each round has its own seed)
-    and refuses a directory of another run (rule set, players, policies, seed or rounds); with
-    nothing at ``out`` it starts the run. An existing output is refused unless ``overwrite=True``
-    (which replaces a simulation directory or a file, never a folder holding other files).
-    ``out`` is checked before any work: a path (``str`` or ``os.PathLike``) whose folder
-    exists, not a folder that holds anything else. Writing that fails (a full disk) raises
-    [`OutputError`][chinese_poker.exceptions.OutputError]; the parts finished before are kept.
+    reads it back as a [`Simulation`][chinese_poker.Simulation]. Ctrl-C, a kill or a full disk
+    loses at most the part being written (a part is written every 262,144 rows or 30 seconds)
+    and never damages a finished one.
 
-    ``backend="ray"`` (``pip install chinese-poker[ray]``) splits the rounds into ``shards``
-    ranges (default: 4 per CPU of the Ray cluster) played as Ray tasks on whatever cluster
-    ``ray.init`` connected to (a local one is started if none is); the rows gathered are the
-    local run's rows. With ``out`` (on a file system every task sees), each task writes its
-    own parts and the manifest records them as the tasks finish; Ctrl-C cancels the tasks.
+    Args:
+        rounds: Rounds to play.
+        players: The table size, 2 to 4.
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for the default
+            preset, ``maceplay``.
+        policies: ``policies[s]`` sets seat ``s``'s hands: a built-in policy
+            ([`TableEV`][chinese_poker.TableEV], [`MonteCarlo`][chinese_poker.MonteCarlo],
+            [`Greedy`][chinese_poker.Greedy], [`RandomLegal`][chinese_poker.RandomLegal]) or a
+            Python callable; default ``TableEV()`` everywhere.
+        seed: The run's seed; each round has its own seed from it, so results are reproducible.
+        threads: Rust threads (``None``: all cores); results never depend on it.
+        backend: ``"local"``, or ``"ray"`` (``pip install chinese-poker[ray]``): the rounds split
+            into ``shards`` ranges played as Ray tasks on whatever cluster ``ray.init``
+            connected to (a local one is started if none is); the rows gathered are the local
+            run's rows. With ``out`` (on a file system every task sees), each task writes its
+            own parts and the manifest records them as the tasks finish.
+        progress: Rounds/s and an ETA on stderr, as a bar on a terminal or in a notebook,
+            else a line every 10 seconds (``"bar"`` or ``"lines"`` choose; ``False``: none);
+            output that fails turns it off.
+        out: A simulation directory to write the rows to: a path whose folder exists, not a
+            folder that holds anything else; checked before any work.
+        shards: Ray tasks (default: 4 per CPU of the Ray cluster).
+        resume: Continue the run at ``out`` from its manifest (the rounds not done; the result
+            is exactly the rows of an uninterrupted run); a directory of another run (rule set,
+            players, policies, seed or rounds) is refused. With nothing at ``out`` the run
+            starts.
+        overwrite: Replace an existing simulation directory or file at ``out`` (never a folder
+            holding other files); refused otherwise.
+
+    Returns:
+        The run: its rows (unless written to ``out``), per-seat summary and provenance.
+
+    Raises:
+        InvalidArgumentError: A value out of range, a policy that cannot play, or an ``out``
+            that cannot be written or belongs to another run.
+        InvalidShapeError: A player count outside 2 to 4, or a policy list of the wrong length.
+        OutputError: Writing failed (a full disk); the parts finished before are kept.
+        MissingDependencyError: ``out`` without pyarrow, or ``backend="ray"`` without Ray.
     """
     rounds = _args.rounds("rounds", rounds)
     players = _args.players("players", players)
@@ -519,14 +562,26 @@ def simulate(
 
 
 def read_simulation(path: str | os.PathLike[str]) -> Simulation:
-    """A simulation read back, rows, summary and provenance: from a simulation directory
-    written by [`simulate()`][chinese_poker.simulate.simulate] with ``out`` (the parts its manifest
-    lists; an unfinished run reads as ``interrupted`` with the rounds done so far) or from one
-    Parquet file, written by [`Simulation.to_parquet()`][chinese_poker.Simulation.to_parquet] (or a
-    part of a directory, read alone). Needs ``pyarrow`` (else ``MissingDependencyError``). The
-    labelled columns read back as codes, the summary is computed afresh from the rows, and
-    ``provenance`` is the one the files record. A path that is not such a simulation, or holds
-    damaged rows, raises ``InvalidArgumentError``; a file that cannot be read, ``OutputError``."""
+    """A simulation read back: rows, summary and provenance. The labelled columns read back as
+    codes, the summary is computed afresh from the rows, and ``provenance`` is the one the files
+    record.
+
+    Args:
+        path: A simulation directory written by
+            [`simulate()`][chinese_poker.simulate.simulate] with ``out`` (the parts its manifest
+            lists; an unfinished run reads as ``interrupted`` with the rounds done so far), or
+            one Parquet file written by
+            [`Simulation.to_parquet()`][chinese_poker.Simulation.to_parquet] (or a part of a
+            directory, read alone).
+
+    Returns:
+        The simulation, as [`simulate()`][chinese_poker.simulate.simulate] returned it.
+
+    Raises:
+        MissingDependencyError: pyarrow is not installed.
+        InvalidArgumentError: A path that is not such a simulation, or holds damaged rows.
+        OutputError: A file that cannot be read.
+    """
     _optional.require("pyarrow", "read_simulation")
     stored = _dataset.read(path)
     cols = stored.columns
@@ -564,11 +619,26 @@ def settle_batch(
     naturals: npt.ArrayLike | None = None,
     threads: int | None = None,
 ) -> npt.NDArray[np.int64]:
-    """Settles many rounds given as arrays, in Rust: ``settings`` (R, P, 13) ``uint8``
-    front/middle/back codes; ``choices`` (R, P) (0 play, 1 declare, 2 surrender; default all
-    play); ``naturals`` (R, P) natural indices for the declaring seats (255 none; as
-    [`BatchSolution`][chinese_poker.BatchSolution] gives them). Returns (R, P) int64 points. Errors
-    name the round and the seat."""
+    """Settles many rounds given as arrays, in Rust. Errors name the round and the seat.
+
+    Args:
+        settings: An (R, P, 13) ``uint8`` array of front/middle/back codes: R rounds of P seats.
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for ``maceplay``.
+        choices: An (R, P) array of decisions: 0 play, 1 declare, 2 surrender (default: all
+            play).
+        naturals: An (R, P) array of natural indices for the declaring seats (255: none), as
+            [`BatchSolution`][chinese_poker.BatchSolution] gives them.
+        threads: ``None`` (all cores) or 1 to ``MAX_THREADS``; results never depend on it.
+
+    Returns:
+        An (R, P) ``int64`` array of the points each seat won (negative: paid).
+
+    Raises:
+        InvalidShapeError: Arrays whose shapes do not fit.
+        InvalidCardError: A code outside 0..51.
+        InvalidDecisionError: A fouled setting under a rule set that rejects fouls, a false
+            natural or a surrender the rule set does not allow.
+    """
     s = _codes("settings", settings, 3)
     if s.shape[2] != 13 or not _core.MIN_PLAYERS <= s.shape[1] <= _core.MAX_PLAYERS:
         raise _shape_error("settings", f"(R, {_core.MIN_PLAYERS} to {_core.MAX_PLAYERS}, 13)", s)

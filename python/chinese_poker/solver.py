@@ -109,15 +109,20 @@ MAX_ROW_VALUE: float = _core.MAX_ROW_VALUE
 class TableEV:
     """Expected score against the table from per-row outcome tables (the default objective).
 
-    ``tables``: a tables file (``.npz`` from ``chinese-poker tables train``); ``None`` uses the
-    tables shipped for the rule set and table size.
-
     For one opponent, with rows treated as independent: each row adds
     ``P(win)·E[value won] − P(lose)·E[value lost]`` (bonuses included); the majority and overall
     points add their probability-weighted sign over the 27 joint row outcomes; a scoop ``×k``
     adds ``(k−1)·(P(scoop)·won − P(scooped)·lost)`` with ``P(scoop)`` the product of the three
     win probabilities; a sweep ×s at a table of n adds ``(s−1)·(n−1)·(P(scoop)^(n−1)·S −
     P(scooped)·q^(n−2)·C)``. The matchup value is counted once per opponent.
+
+    Args:
+        tables: A tables file (``.npz`` from ``chinese-poker tables train``); ``None`` uses the
+            tables installed or shipped for the rule set and table size.
+
+    Raises:
+        InvalidTypeError: ``tables`` is not a path.
+        InvalidArgumentError: ``tables`` is not a usable path (empty, a NUL character).
     """
 
     tables: str | Path | None = None
@@ -165,17 +170,24 @@ def _check_values(name: str, values: npt.NDArray[np.float64]) -> None:
 class RowValues:
     """Your value for each row's rank; a setting is worth the sum of its three rows.
 
-    Each of ``front``, ``middle``, ``back`` is either an array with one value per rank class
-    (455 front classes, 7,462 five-card classes, weakest first, as `rank_classes()` lists
-    them) or a function ``HandRank -> float``, called once per class before solving. Values
-    must be real and at most ``1e300`` in magnitude. Values that never decrease with rank are
-    solved on the frontier; otherwise every legal setting is searched (slower, still exact). The
-    values are not points: the hand always plays unless the rule set declares naturals
-    automatically.
+    Values that never decrease with rank are solved on the frontier; otherwise every legal
+    setting is searched (slower, still exact). The values are not points: the hand always plays
+    unless the rule set declares naturals automatically.
 
     A ``RowValues`` is an immutable value: arrays are copied read-only, ``==`` and ``hash``
     compare the arrays' contents (and functions by identity), and it pickles and copies (with
     module-level functions, as pickle requires).
+
+    Args:
+        front: The front's values: an array of one value per rank class (455, weakest first, as
+            [`rank_classes()`][chinese_poker.solver.rank_classes] lists them), or a function
+            ``HandRank -> float`` called once per class before solving.
+        middle: The middle's values, likewise (7,462 five-card classes).
+        back: The back's values, likewise (7,462 five-card classes).
+
+    Raises:
+        InvalidShapeError: An array with the wrong number of values.
+        InvalidArgumentError: A value that is not real or above ``1e300`` in magnitude.
     """
 
     __slots__ = ("_specs", "_compiled")
@@ -264,7 +276,16 @@ def _values(name: str, spec: Any, raws: npt.NDArray[np.uint32]) -> npt.NDArray[n
 class BestResponse:
     """The exact best score against known opponent decisions (seats 1.., the hand is seat 0),
     settled under the full rule set exactly as [`chinese_poker.settle()`][chinese_poker.settle]
-    does."""
+    does.
+
+    Args:
+        opponents: One to three decisions, as [`settle()`][chinese_poker.settle] takes them (a
+            [`Setting`][chinese_poker.Setting], its rows, [`Declare`][chinese_poker.Declare] or
+            [`Surrender`][chinese_poker.Surrender]); the table size is one more.
+
+    Raises:
+        InvalidArgumentError: ``opponents`` is not a sequence of decisions.
+    """
 
     opponents: Sequence[DecisionLike]
 
@@ -287,18 +308,29 @@ class MonteCarlo:
     ``samples``, or ``time_limit``), and the table's choice is replaced only by a play that
     beats it at ``confidence`` ([architecture: Monte
     Carlo](https://chinese-poker.github.io/chinese-poker/architecture/#monte-carlo)).
-    ``confidence=0`` samples every candidate ``samples`` times and plays the best mean;
-    ``candidates=0`` races the whole frontier. Deterministic for a ``seed`` whatever ``threads``,
-    unless ``time_limit`` is set.
+    Deterministic for a ``seed`` whatever ``threads``, unless ``time_limit`` is set. Ctrl-C
+    interrupts a long run (``KeyboardInterrupt``).
 
-    ``samples``: 2 to ``MAX_SAMPLES`` (10⁷), the most drawn (``None``: ``MC_SAMPLES``, 1,000,
-    or ``MAX_SAMPLES`` with a ``time_limit``, so that the clock decides); ``time_limit``:
-    seconds of sampling per solve, above 0 and at most ``MAX_TIME_LIMIT`` (a day), checked
-    every 128 samples (``Solution.samples`` says how many were drawn; the result then depends
-    on the machine's speed and load, so use ``samples`` where runs must repeat);
-    ``confidence``: 0, or at least 0.5 and below 1; ``seed``: 0 to 2⁶⁴ − 1; ``threads``:
-    ``None`` (all cores) or 1 to ``MAX_THREADS``. Ctrl-C interrupts a long run
-    (``KeyboardInterrupt``)."""
+    Args:
+        samples: The most samples drawn, 2 to ``MAX_SAMPLES`` (10⁷); ``None``: ``MC_SAMPLES``
+            (1,000), or ``MAX_SAMPLES`` with a ``time_limit``, so that the clock decides.
+        seed: Seed of the sampled deals, 0 to 2⁶⁴ − 1.
+        opponent_policy: How the sampled opponents set their hands: a
+            [`TableEV`][chinese_poker.TableEV] (its tables, or the rule set's).
+        threads: ``None`` (all cores) or 1 to ``MAX_THREADS``; results never depend on it.
+        confidence: 0 (sample every candidate ``samples`` times and play the best mean), or at
+            least 0.5 and below 1.
+        candidates: How many of the table objective's best plays are raced; 0 races the whole
+            frontier.
+        time_limit: Seconds of sampling per solve, above 0 and at most ``MAX_TIME_LIMIT`` (a
+            day), checked every 128 samples; ``Solution.samples`` says how many were drawn, and
+            the result then depends on the machine's speed and load, so use ``samples`` where
+            runs must repeat.
+
+    Raises:
+        InvalidArgumentError: A value outside its range, or an ``opponent_policy`` that is not a
+            ``TableEV``.
+    """
 
     samples: int | None = None
     seed: int = 0
@@ -343,19 +375,27 @@ class _Cancel(Protocol):
 
 class Solver:
     """A solver fixed once to a rule set, table size, objective and tables, for callers that
-    solve hand after hand (a bot): each [`solve()`][chinese_poker.Solver.solve] goes straight to the
-    core.
-
-    ``rules``: a [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` (the default preset,
-    ``maceplay``); ``players``: the table size, 2 to 4 (for
-    [`BestResponse`][chinese_poker.BestResponse], one more than the opponents given);
-    ``objective``: default [`TableEV`][chinese_poker.TableEV]; ``tables``: a tables file for the
-    table objective (or Monte Carlo's opponent policy) where the objective does not name one.
+    solve hand after hand (a bot): each [`solve()`][chinese_poker.Solver.solve] goes straight to
+    the core.
 
         >>> import chinese_poker as cp
         >>> bot = cp.Solver("maceplay", players=3)
         >>> bot.solve("As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d").decision
         'play'
+
+    Args:
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` (the default
+            preset, ``maceplay``).
+        players: The table size, 2 to 4 (for [`BestResponse`][chinese_poker.BestResponse], one
+            more than the opponents given, whatever is passed).
+        objective: What to maximise; default [`TableEV`][chinese_poker.TableEV].
+        tables: A tables file for the table objective (or Monte Carlo's opponent policy) where
+            the objective does not name one.
+
+    Raises:
+        InvalidRulesError: An unknown preset, or tables that cannot be used for the rule set.
+        InvalidShapeError: A table size outside 2 to 4.
+        InvalidArgumentError: An objective of the wrong type.
     """
 
     __slots__ = ("rules", "players", "objective", "_compiled", "_objective")
@@ -424,14 +464,24 @@ class Solver:
         *,
         cancel: _Cancel | None = None,
     ) -> Solution:
-        """The best decision for 13 cards: ``hand`` is a card string, cards, codes (a numpy row
-        too) or a ``CardSet``; ``top_k`` (≥ 1) best plays are listed. ``cancel``: an event
-        (a ``threading.Event``, or anything with ``is_set()``) another thread may set to stop a
-        Monte Carlo solve within about 20 ms, which then raises ``CancelledError``; the other
-        objectives take microseconds and never look at it.
+        """The best decision for 13 cards.
 
-        Raises ``InvalidShapeError`` (not 13 cards), ``InvalidCardError`` /
-        ``DuplicateCardError`` (bad or repeated cards), ``InvalidArgumentError`` (``top_k``).
+        Args:
+            hand: 13 cards: a card string, cards, codes (a numpy row too) or a ``CardSet``.
+            top_k: How many best plays to list (≥ 1).
+            cancel: An event (a ``threading.Event``, or anything with ``is_set()``) another
+                thread may set to stop a Monte Carlo solve within about 20 ms; the other
+                objectives take microseconds and never look at it.
+
+        Returns:
+            The decision, its rows and value, and the runners-up.
+
+        Raises:
+            InvalidShapeError: Not 13 cards.
+            InvalidCardError: A card that does not parse.
+            DuplicateCardError: A card given twice.
+            InvalidArgumentError: ``top_k`` below 1.
+            CancelledError: ``cancel`` was set during a Monte Carlo solve.
         """
         if cancel is None:
             return _core.solve(
@@ -449,11 +499,24 @@ class Solver:
     def solve_batch(
         self, codes: npt.NDArray[np.uint8], threads: int | None = None
     ) -> BatchSolution:
-        """Solves an (N, 13) ``uint8`` array of hands (table objective only), in Rust threads
-        with the GIL released (``threads=None``: all cores; at most ``MAX_THREADS``, and no
-        more threads than CPUs are used; a batch too small to split, such as one hand, on the
-        calling thread); Ctrl-C interrupts it. Results never depend on ``threads``. The array
-        is copied once, so it may change while the batch runs."""
+        """Solves many hands at once (table objective only), in Rust threads with the GIL released;
+        Ctrl-C interrupts it. The array is copied once, so it may change while the batch runs.
+
+        Args:
+            codes: An (N, 13) ``uint8`` array of card codes, one hand per row.
+            threads: ``None`` (all cores) or 1 to ``MAX_THREADS``; no more threads than CPUs are
+                used, and a batch too small to split (one hand) runs on the calling thread. Results
+                never depend on it.
+
+        Returns:
+            One row per hand: settings, values, decisions and naturals.
+
+        Raises:
+            InvalidArgumentError: An objective other than the table's, or a bad ``threads``.
+            InvalidShapeError: An array that is not (N, 13).
+            InvalidCardError: A code outside 0..51.
+            DuplicateCardError: A card twice in one hand.
+        """
         if not isinstance(self.objective, TableEV):
             raise InvalidArgumentError(
                 "objective: only the TableEV objective runs in batches, got "
@@ -516,17 +579,30 @@ def solve(
     objective: Objective | None = None,
     top_k: int = 5,
 ) -> Solution:
-    """The best decision for 13 cards under ``rules`` (a [`RuleSet`][chinese_poker.RuleSet], a
-    preset name, or ``None`` for the default preset, ``maceplay``) at a table of ``players``, for
-    ``objective`` (default [`TableEV`][chinese_poker.TableEV]). ``top_k``: how many best plays to
-    list (≥ 1).
+    """The best decision for 13 cards under a rule set at a table, for an objective.
 
     The same as ``Solver(rules, players, objective).solve(hand, top_k)``; solvers are cached,
     so repeated calls with the same arguments load nothing again.
 
-    Raises ``InvalidShapeError`` (not 13 cards, bad player count), ``InvalidCardError`` /
-    ``DuplicateCardError`` (bad or repeated cards), ``InvalidRulesError`` (unusable tables),
-    ``InvalidArgumentError`` (``top_k``, an objective of the wrong type).
+    Args:
+        hand: 13 cards: a card string (``"As Ks Qs ..."``), cards, codes (a numpy row too) or a
+            ``CardSet``.
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name, or ``None`` for the default
+            preset, ``maceplay``.
+        players: The table size, 2 to 4.
+        objective: What to maximise; default [`TableEV`][chinese_poker.TableEV].
+        top_k: How many best plays to list (≥ 1).
+
+    Returns:
+        The decision (play, declare a natural or surrender), its rows and value, and the
+        runners-up.
+
+    Raises:
+        InvalidShapeError: Not 13 cards, or a bad player count.
+        InvalidCardError: A card that does not parse.
+        DuplicateCardError: A card given twice.
+        InvalidRulesError: Unusable tables or an unknown preset.
+        InvalidArgumentError: ``top_k``, or an objective of the wrong type.
     """
     return _solver(rules, players, objective).solve(hand, top_k)
 
@@ -583,10 +659,28 @@ def solve_batch(
     objective: TableEV | None = None,
     threads: int | None = None,
 ) -> BatchSolution:
-    """Solves an (N, 13) ``uint8`` array of hands with the table objective, in Rust threads
-    with the GIL released (``threads=None``: all cores; a batch too small to split on the
-    calling thread); Ctrl-C interrupts it. Results never depend on ``threads``. The same as
-    ``Solver(rules, players, objective).solve_batch(codes, threads)``."""
+    """Solves many hands at once with the table objective, in Rust threads with the GIL released;
+    Ctrl-C interrupts it. The same as ``Solver(rules, players, objective).solve_batch(codes,
+    threads)``.
+
+    Args:
+        codes: An (N, 13) ``uint8`` array of card codes, one hand per row.
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name, or ``None`` for ``maceplay``.
+        players: The table size, 2 to 4.
+        objective: A [`TableEV`][chinese_poker.TableEV] (its tables), or ``None`` for the rule
+            set's.
+        threads: ``None`` (all cores) or 1 to ``MAX_THREADS``; a batch too small to split runs
+            on the calling thread. Results never depend on it.
+
+    Returns:
+        One row per hand: settings, values, decisions and naturals.
+
+    Raises:
+        InvalidShapeError: An array that is not (N, 13), or a bad player count.
+        InvalidCardError: A code outside 0..51.
+        DuplicateCardError: A card twice in one hand.
+        InvalidArgumentError: An objective other than the table's, or a bad ``threads``.
+    """
     return _solver(rules, players, objective).solve_batch(codes, threads)
 
 

@@ -413,6 +413,28 @@ class Table(Shown):
     Ctrl-C) leaves the table as it was. [`to_json()`][chinese_poker.Table.to_json] saves the table
     at any point and [`from_json()`][chinese_poker.Table.from_json] resumes it, checking the whole
     save first (cards, zero-sum totals, the clock within the deadline).
+
+    Args:
+        players: Seats at the start, 2 to 4, numbered 0 to ``players - 1``.
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for the default
+            preset, ``maceplay``.
+        bankrolls: Each seat's money, or ``None`` for no bankrolls.
+        dealer: The first dealer's seat.
+        seed: The deals' seed: round ``r`` of a table seeded ``s`` is reproducible.
+        policies: How [`ask()`][chinese_poker.Table.ask] sets each seat, one per seat
+            (``None`` in the list, or for the list: [`TableEV`][chinese_poker.TableEV]).
+        history: Keep only the last ``history`` settled rounds (``None``: all of them).
+        on_bust: What the table does with a busted seat under a bankroll cap: ``"play"``,
+            ``"sit_out"`` or ``"stop"`` ([`ON_BUST`][chinese_poker.table.ON_BUST]).
+        deadline: Seconds each round's seats have from [`deal()`][chinese_poker.Table.deal]
+            (``None``: no deadline).
+        clock: The deadline's clock, a callable returning seconds.
+
+    Raises:
+        InvalidShapeError: A seat count outside 2 to 4, or bankrolls or policies that do not
+            fit it.
+        InvalidArgumentError: A value out of range, naming it.
+        InvalidTypeError: A value of the wrong type, naming it.
     """
 
     def __init__(
@@ -502,11 +524,21 @@ class Table(Shown):
 
     @_atomic
     def join(self, policy: PolicyLike | None = None, bankroll: int | None = None) -> int:
-        """Seats a player between rounds and returns its seat: the next number never used at
-        this table, sitting after the highest one. ``policy``: how
-        [`ask()`][chinese_poker.Table.ask] sets it (default [`TableEV`][chinese_poker.TableEV]);
-        ``bankroll``: its money, given exactly when the table keeps bankrolls. It is dealt in from
-        the next round on."""
+        """Seats a player between rounds: the next number never used at this table, sitting after
+        the highest one. It is dealt in from the next round on.
+
+        Args:
+            policy: How [`ask()`][chinese_poker.Table.ask] sets it (default
+                [`TableEV`][chinese_poker.TableEV]).
+            bankroll: Its money, given exactly when the table keeps bankrolls.
+
+        Returns:
+            The new seat's number.
+
+        Raises:
+            InvalidArgumentError: A round is in progress, the table is full, or a bankroll is given
+                to a table without bankrolls (or missing from one with them).
+        """
         self._between_rounds("join", None)
         if len(self._seats) >= _core.MAX_PLAYERS:
             raise _state_error(
@@ -552,9 +584,20 @@ class Table(Shown):
 
     @_atomic
     def leave(self, seat: int) -> int | None:
-        """Takes a seat away between rounds and returns its bankroll (``None`` if the table
-        keeps none); its number is not given again. The table keeps at least ``MIN_PLAYERS``
-        seats; a dealer that leaves passes the deal to the next seat in seating order."""
+        """Takes a seat away between rounds; its number is not given again. The table keeps at least
+        ``MIN_PLAYERS`` seats; a dealer that leaves passes the deal to the next seat in seating
+        order.
+
+        Args:
+            seat: The seat's number.
+
+        Returns:
+            Its bankroll (``None`` if the table keeps none).
+
+        Raises:
+            InvalidArgumentError: A round is in progress, no such seat, or too few seats would
+                remain.
+        """
         s = self._member(seat)
         self._between_rounds("leave", s)
         if len(self._seats) <= _core.MIN_PLAYERS:
@@ -603,8 +646,17 @@ class Table(Shown):
 
     @_atomic
     def top_up(self, seat: int, amount: int) -> None:
-        """Adds ``amount`` (0 or more) to a seat's bankroll, between rounds or during one (a
-        seat sitting a round out is dealt in again from the next round on)."""
+        """Adds money to a seat's bankroll, between rounds or during one (a seat sitting a round out
+        is dealt in again from the next round on).
+
+        Args:
+            seat: The seat's number.
+            amount: How much, 0 or more.
+
+        Raises:
+            InvalidArgumentError: No such seat, a table without bankrolls, or an amount out of
+                range.
+        """
         if self._bank is None:
             raise InvalidArgumentError("top_up: this table keeps no bankrolls")
         s = self._member(seat)
@@ -719,7 +771,19 @@ class Table(Shown):
 
     @_atomic
     def act(self, seat: int, decision: DecisionLike) -> None:
-        """Records a seat's decision (its own 13 cards; acting again replaces it)."""
+        """Records a seat's decision; acting again replaces it.
+
+        Args:
+            seat: The seat's number, one dealt in this round.
+            decision: A [`Setting`][chinese_poker.Setting] (or its three rows), a
+                [`Declare`][chinese_poker.Declare] or a [`Surrender`][chinese_poker.Surrender] of
+                the seat's own 13 cards.
+
+        Raises:
+            InvalidDecisionError: The decision does not set exactly the cards dealt to the seat.
+            InvalidArgumentError: No round in progress, a seat not dealt in, or the deadline has
+                passed.
+        """
         s = self._open_seat(seat)
         self._decisions[s] = self._checked(s, decision)
 
@@ -746,7 +810,19 @@ class Table(Shown):
 
     @_atomic
     def ask(self, seat: int) -> Decision:
-        """Sets a seat with its policy, records and returns the decision."""
+        """Sets a seat with its policy, records the decision and returns it.
+
+        Args:
+            seat: The seat's number, one dealt in this round.
+
+        Returns:
+            The decision recorded.
+
+        Raises:
+            InvalidDecisionError: A Python policy's answer does not set the seat's cards.
+            InvalidArgumentError: No round in progress, a seat not dealt in, or the deadline has
+                passed.
+        """
         s = self._open_seat(seat)
         d = self._answer(s)
         if d is None:  # the policy took past the deadline
@@ -878,12 +954,19 @@ class Table(Shown):
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
-        """The table as versioned JSON: rules, seats (with their numbers), policies (built-in
-        ones in full), dealer, bankrolls, bust rule, deadline, round counter, seed, the seats
-        that joined or left since the last round, the round in progress (who was dealt in,
-        their decisions, the time left), and the history (the last ``history`` rounds where
-        bounded). [`from_json()`][chinese_poker.Table.from_json] resumes it. Ctrl-C stops it within
-        a round's text."""
+        """The table as versioned JSON: rules, seats (with their numbers), policies (built-in ones
+        in full), dealer, bankrolls, bust rule, deadline, round counter, seed, the seats that joined
+        or left since the last round, the round in progress (who was dealt in, their decisions, the
+        time left), and the history (the last ``history`` rounds where bounded).
+        [`from_json()`][chinese_poker.Table.from_json] resumes it. Ctrl-C stops it within a
+        round's text.
+
+        Args:
+            indent: JSON indentation (``None``: one line).
+
+        Returns:
+            The JSON text.
+        """
         data = self.to_dict()
         if indent is not None:
             # json's indenting encoder is Python code: Python sees Ctrl-C as it runs
@@ -908,10 +991,23 @@ class Table(Shown):
         clock: Callable[[], float] = time.monotonic,
     ) -> Table:
         """Resumes a table saved by [`to_json()`][chinese_poker.Table.to_json] (this version or
-        version 2): it plays the same rounds as the table that was saved would have. ``policies``:
-        replacements, one per seat in seating order (``None`` keeps the saved one); a seat whose
-        saved policy was a Python callable must be given one here. ``clock``: the clock of the
-        deadline, which restarts with the time that was left when the table was saved."""
+        version 2): it plays the same rounds as the table that was saved would have.
+
+        Args:
+            text: The saved JSON.
+            policies: Replacements, one per seat in seating order (``None`` keeps the saved one); a
+                seat whose saved policy was a Python callable must be given one here.
+            clock: The deadline's clock, which restarts with the time that was left when the table
+                was saved.
+
+        Returns:
+            The table, as it was saved.
+
+        Raises:
+            InvalidTypeError: ``text`` that is not JSON text.
+            InvalidShapeError: Text that is not a saved table (not JSON, another format, an
+                unknown version, missing or malformed content), saying what is wrong.
+        """
         if not isinstance(text, str | bytes | bytearray):
             raise _args.arg_error(
                 InvalidTypeError, "text", f"expected JSON text, got {type(text).__name__}"
