@@ -61,12 +61,28 @@ def bonus_row_value(spec: str, row: str, category: str) -> int: ...
 class Card:
     """One playing card; ``code = rank * 4 + suit`` (ranks 2..A = 0..12, suits c d h s = 0..3).
 
-    ``code`` is an ``int`` or numpy integer (``bool`` is a ``TypeError``); outside 0..51 it is an
-    ``InvalidCardError``."""
+    Args:
+        code: The card's code, 0..51: an ``int`` or numpy integer.
+
+    Raises:
+        InvalidCardError: A code outside 0..51.
+        TypeError: Not an integer (``bool`` included).
+    """
 
     def __new__(cls, code: SupportsIndex) -> Card: ...
     @staticmethod
-    def parse(text: str) -> Card: ...
+    def parse(text: str) -> Card:
+        """Parses one card.
+
+        Args:
+            text: The card: ``As``, ``as``, ``AS``, ``10h``, ``Th``, ``A♠``.
+
+        Returns:
+            The card.
+
+        Raises:
+            InvalidCardError: Text that is not one card, saying why.
+        """
     @property
     def code(self) -> int: ...
     @property
@@ -87,7 +103,15 @@ class Card:
 
 @final
 class CardSet:
-    """An immutable set of distinct cards, iterated from the highest card down."""
+    """An immutable set of distinct cards, iterated from the highest card down.
+
+    Args:
+        cards: The cards: a card string, cards, codes or another set; ``None`` for none.
+
+    Raises:
+        InvalidCardError: A card that does not parse.
+        DuplicateCardError: A card given twice.
+    """
 
     def __new__(
         cls, cards: str | Iterable[Card | str | int] | CardSet | None = None
@@ -95,7 +119,19 @@ class CardSet:
     @property
     def mask(self) -> int: ...
     @staticmethod
-    def from_mask(mask: SupportsIndex) -> CardSet: ...
+    def from_mask(mask: SupportsIndex) -> CardSet:
+        """The set of a raw mask.
+
+        Args:
+            mask: An int whose bit ``code`` is set for every card in the set (bits 0 to 51).
+
+        Returns:
+            The set.
+
+        Raises:
+            InvalidArgumentError: A mask outside 0..2**52.
+            InvalidTypeError: A mask that is not an int.
+        """
     def cards(self) -> list[Card]: ...
     def codes(self) -> list[int]: ...
     def __len__(self) -> int: ...
@@ -115,7 +151,13 @@ class CardSet:
 
 @final
 class HandRank:
-    """The rank of a 3- or 5-card row; ranks of either size compare by the row rules."""
+    """The rank of a 3- or 5-card row; ranks of either size compare by the row rules.
+
+    Args:
+        raw: The ordered integer (``HandRank.raw``), as [`evaluate()`][chinese_poker.evaluate] gives
+            it.
+        description: The rank in words (``None``: written from ``raw``).
+    """
 
     def __new__(cls, raw: SupportsIndex, description: str | None = None) -> HandRank: ...
     @property

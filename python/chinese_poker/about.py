@@ -48,8 +48,14 @@ def _project_urls() -> dict[str, str]:
 
 
 def docs_url(page: str = "") -> str:
-    """The address of ``page`` (for example ``"rules/"``) on the documentation site; the site
-    itself for ``""``."""
+    """The address of a page on the documentation site.
+
+    Args:
+        page: The page (for example ``"rules/"``); ``""`` for the site itself.
+
+    Returns:
+        The address, built on the package's ``Documentation`` project URL.
+    """
     base = _project_urls().get("Documentation", "")
     if not base:
         return f"the documentation page {page or 'index'!r}"

@@ -30,7 +30,24 @@ class DuelResult(Shown):
     paired 95% confidence interval; ``same_share``: the share of hands both set identically;
     ``deals_needed``: deals for the interval to exclude 0 at the observed edge and spread;
     ``provenance``: how the duel was made (its ``policies`` are A then B, its ``rounds`` the
-    deals asked for)."""
+    deals asked for).
+
+    Attributes:
+        a: Policy A, with its parameters.
+        b: Policy B, with its parameters.
+        rules: The rule set's name (``provenance`` holds the whole rule set).
+        players: The table size.
+        deals: Deals played.
+        edge: A's mean points per hand over B.
+        stderr: Standard error of ``edge`` (NaN for fewer than 2 deals).
+        ci_low: Low end of the paired 95% interval of ``edge``.
+        ci_high: High end of the paired 95% interval.
+        same_share: Share of hands both set identically.
+        deals_needed: Deals for the interval to exclude 0 at the observed edge and spread.
+        interrupted: The duel stopped (Ctrl-C) before all deals.
+        edges: Each deal's edge.
+        provenance: How the duel was made.
+    """
 
     a: str
     b: str

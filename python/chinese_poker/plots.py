@@ -156,7 +156,18 @@ def _need_rows(sim: object, name: str = "sim") -> None:
 
 
 def points_distribution(sim: Simulation, ax: Axes | None = None) -> Axes:
-    """Histogram of points per round, one outline per seat (labelled with its policy)."""
+    """Histogram of points per round, one outline per seat (labelled with its policy).
+
+    Args:
+        sim: A simulation with its rows (not one written to ``out`` and not read back).
+        ax: The axes to draw on (``None``: new ones, in a new figure).
+
+    Returns:
+        The axes drawn on; left last in a notebook cell, it shows as a picture.
+
+    Raises:
+        MissingDependencyError: matplotlib is not installed.
+    """
     _need_rows(sim)
     ax = _axes(ax)
     cols = _columns(sim, ["points"])
@@ -187,9 +198,20 @@ def _categories(raw: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
 
 
 def value_by_category(sim: Simulation, ax: Axes | None = None) -> Axes:
-    """Mean points per round by the category of each row (hands played in rows only). One
-    policy: bars per row. Several: one line per row and policy (line style by policy), since
-    pooling seats that play differently would mix their strategies."""
+    """Mean points per round by the category of each row (hands played in rows only). One policy:
+    bars per row. Several: one line per row and policy (line style by policy), since pooling
+    seats that play differently would mix their strategies.
+
+    Args:
+        sim: A simulation with its rows.
+        ax: The axes to draw on (``None``: new ones, in a new figure).
+
+    Returns:
+        The axes drawn on; left last in a notebook cell, it shows as a picture.
+
+    Raises:
+        MissingDependencyError: matplotlib is not installed.
+    """
     from ._core import Category
 
     _need_rows(sim)
@@ -234,10 +256,22 @@ def value_by_category(sim: Simulation, ax: Axes | None = None) -> Axes:
 
 
 def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes:
-    """Mean predicted ``value`` against mean realised ``points``, by ``bins`` quantiles of the
-    prediction, per policy that predicts (greedy and random do not). A policy's prediction is
-    its value against opponents who play as it does: where the others play differently (a
-    mixed run) the points fall off the diagonal by design, and the caption says so."""
+    """Mean predicted ``value`` against mean realised ``points``, by quantiles of the prediction,
+    per policy that predicts (greedy and random do not). A policy's prediction is its value
+    against opponents who play as it does: where the others play differently (a mixed run) the
+    points fall off the diagonal by design, and the caption says so.
+
+    Args:
+        sim: A simulation with its rows.
+        ax: The axes to draw on (``None``: new ones, in a new figure).
+        bins: How many quantiles of the prediction.
+
+    Returns:
+        The axes drawn on; left last in a notebook cell, it shows as a picture.
+
+    Raises:
+        MissingDependencyError: matplotlib is not installed.
+    """
     _need_rows(sim)
     bins = whole("bins", bins, 1, 1000)
     ax = _axes(ax)
@@ -288,8 +322,20 @@ def calibration(sim: Simulation, ax: Axes | None = None, bins: int = 10) -> Axes
 
 
 def compare_rules(a: Simulation, b: Simulation, ax: Axes | None = None) -> Axes:
-    """The points per round and seat under two rule sets (typically the same deals and
-    policies), overlaid, with each one's mean absolute payoff and spread."""
+    """The points per round and seat under two rule sets (typically the same deals and policies),
+    overlaid, with each one's mean absolute payoff and spread.
+
+    Args:
+        a: One simulation, with its rows.
+        b: The other.
+        ax: The axes to draw on (``None``: new ones, in a new figure).
+
+    Returns:
+        The axes drawn on; left last in a notebook cell, it shows as a picture.
+
+    Raises:
+        MissingDependencyError: matplotlib is not installed.
+    """
     _need_rows(a, "a")
     _need_rows(b, "b")
     ax = _axes(ax)
@@ -313,7 +359,18 @@ def compare_rules(a: Simulation, b: Simulation, ax: Axes | None = None) -> Axes:
 
 
 def duel_edges(result: DuelResult, ax: Axes | None = None) -> Axes:
-    """A duel's running edge (A over B, points per hand) with its 95% interval."""
+    """A duel's running edge (A over B, points per hand) with its 95% interval.
+
+    Args:
+        result: What [`duel()`][chinese_poker.duel] returned.
+        ax: The axes to draw on (``None``: new ones, in a new figure).
+
+    Returns:
+        The axes drawn on; left last in a notebook cell, it shows as a picture.
+
+    Raises:
+        MissingDependencyError: matplotlib is not installed.
+    """
     from .duels import DuelResult
 
     if not isinstance(result, DuelResult):
@@ -342,7 +399,19 @@ def duel_edges(result: DuelResult, ax: Axes | None = None) -> Axes:
 
 def report(sim: Simulation, compare: Simulation | None = None) -> Figure:
     """One figure: points per round, value by row category and calibration, plus the payoffs
-    against ``compare`` (another simulation, e.g. the same deals under other rules)."""
+    against another simulation.
+
+    Args:
+        sim: A simulation with its rows.
+        compare: Another simulation to compare payoffs with (e.g. the same deals under other
+            rules), or ``None``.
+
+    Returns:
+        The figure.
+
+    Raises:
+        MissingDependencyError: matplotlib is not installed.
+    """
     _need_rows(sim)
     if compare is not None:
         _need_rows(compare, "compare")
@@ -360,10 +429,20 @@ SAVE_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def save(fig: Figure | SubFigure | Axes, path: str | Path) -> Path:
-    """Writes the figure of ``fig`` (a figure, or the axes a plot function returned; format
-    from the suffix: .png, .svg, .pdf) with the Agg renderer for raster output. The path is
-    checked first: its suffix, its folder (which must exist) and that it is not a directory,
-    each refused with an ``InvalidArgumentError`` naming ``path``."""
+    """Writes a figure with the Agg renderer for raster output. The path is checked first.
+
+    Args:
+        fig: A figure, or the axes a plot function returned (its figure is written).
+        path: Where to write; the format is the suffix's: ``.png``, ``.svg`` or ``.pdf``.
+
+    Returns:
+        The path written.
+
+    Raises:
+        InvalidArgumentError: Another suffix, a folder that does not exist, or a directory,
+            naming ``path``.
+        MissingDependencyError: matplotlib is not installed.
+    """
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure, SubFigure
 

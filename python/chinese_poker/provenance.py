@@ -46,7 +46,19 @@ class Provenance:
     ``seed``: the run's seed; ``rounds``: the rounds asked for (a duel: the
     deals); ``first``: the first round of the rows (0, but a part of a simulation directory
     read alone starts at its own); ``package_version``: the version of chinese_poker that made
-    the rows."""
+    the rows.
+
+    Attributes:
+        rules: The whole rule set.
+        players: The table size.
+        policies: Each seat's policy (a duel: A then B), with its parameters.
+        seed: The run's seed.
+        rounds: Rounds asked for (a duel: the deals).
+        first: The first round of the rows.
+        package_version: The version of chinese_poker that made the rows.
+        tables: The strategy tables each policy played (``None`` for a policy without
+            tables).
+    """
 
     rules: RuleSet
     players: int
@@ -67,8 +79,19 @@ class Provenance:
         players: int,
         specs: Sequence[tuple[Any, ...] | None],
     ) -> Provenance:
-        """The provenance of a run or duel played now, by this package, from round 0, by
-        ``policies`` whose core forms are ``specs`` (their tables loaded)."""
+        """The provenance of a run or duel played now, by this package, from round 0.
+
+        Args:
+            rules: The rule set played.
+            policies: Each seat's policy.
+            seed: The run's seed.
+            rounds: Rounds (or deals) requested.
+            players: The table size.
+            specs: The policies' core forms (their tables loaded), whose tables are recorded.
+
+        Returns:
+            The provenance.
+        """
         return cls(
             rules,
             players,
@@ -95,9 +118,20 @@ class Provenance:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Provenance:
-        """The provenance ``to_dict`` (or a simulation's stored description) gives. A missing
-        key, or a value of the wrong kind, raises ``KeyError``, ``TypeError`` or
-        ``ValueError`` (or the rule set's ``InvalidRulesError``)."""
+        """The provenance ``to_dict()`` (or a simulation's stored description) gives.
+
+        Args:
+            data: The plain data.
+
+        Returns:
+            The provenance.
+
+        Raises:
+            KeyError: A missing key.
+            TypeError: A value of the wrong kind.
+            ValueError: A value out of range.
+            InvalidRulesError: A rule set that is not valid.
+        """
         policies = data["policies"]
         if isinstance(policies, str) or not all(isinstance(p, str) for p in policies):
             raise TypeError(f"policies: expected a list of names, got {policies!r}")

@@ -263,6 +263,15 @@ class BonusTable:
     is paid on top of the row point; unlisted categories add 0. A front row can only hold
     ``high_card``, ``pair`` or ``trips``. Keys may be category names or
     [`Category`][chinese_poker.Category].
+
+    Args:
+        mode: ``"replace"`` or ``"add"``.
+        front: The front's values by category (``high_card``, ``pair``, ``trips`` only).
+        middle: The middle's values by category.
+        back: The back's values by category.
+
+    Raises:
+        InvalidRulesError: A value out of range or a category a row cannot hold, naming it.
     """
 
     mode: BonusMode = _BONUS_DEFAULTS["mode"]
@@ -279,7 +288,18 @@ class BonusTable:
             object.__setattr__(self, row, ordered)
 
     def row_value(self, row: RowName, category: CategoryName | Category) -> int:
-        """Units the row pays when won with ``category`` (before doubling, scoop and sweep)."""
+        """Units a row pays when won with a category (before doubling, scoop and sweep).
+
+        Args:
+            row: ``"front"``, ``"middle"`` or ``"back"``.
+            category: A [`Category`][chinese_poker.Category] or its name (``"full_house"``).
+
+        Returns:
+            The units.
+
+        Raises:
+            InvalidRulesError: An unknown row or category.
+        """
         spec = json.dumps(self.to_dict(), ensure_ascii=False)
         return _core.bonus_row_value(spec, row, _key_name(category))
 
@@ -296,6 +316,19 @@ class BonusTable:
 
     @classmethod
     def from_dict(cls, data: object) -> BonusTable:
+        """The bonus table of plain data, as ``to_dict()`` gives it (missing fields take the
+        defaults).
+
+        Args:
+            data: A mapping of the bonus table's fields.
+
+        Returns:
+            The bonus table.
+
+        Raises:
+            InvalidRulesError: Not a mapping, an unknown field or a bad value, naming the field
+                (``bonus.…``).
+        """
         _check_part("bonus", data)
         with _checked(True):
             return cls(**_given(data))  # type: ignore[arg-type]
@@ -328,6 +361,14 @@ class Scoop:
     ``multiply``: the pair total, row bonuses included, is multiplied by ``amount`` (MacePlay's
     9 → 18). ``add``: ``amount`` units are added (1-6 scoring). ``none``: nothing extra.
     Build with `none()`, `multiply()` or `add()`.
+
+    Args:
+        kind: ``"none"``, ``"multiply"`` or ``"add"``.
+        amount: The multiplier (``multiply``, 1 to ``MAX_MULTIPLIER``) or the units (``add``,
+            0 to ``MAX_UNITS``); 0 with ``none``.
+
+    Raises:
+        InvalidRulesError: An unknown kind or an amount out of range, naming it.
     """
 
     kind: ScoopKind = _DEFAULTS["scoop"]["kind"]
@@ -342,10 +383,26 @@ class Scoop:
 
     @classmethod
     def multiply(cls, factor: int) -> Scoop:
+        """A scoop that multiplies the pair total (bonuses included).
+
+        Args:
+            factor: The multiplier, 1 to ``MAX_MULTIPLIER``.
+
+        Returns:
+            The scoop rule.
+        """
         return cls("multiply", factor)
 
     @classmethod
     def add(cls, units: int) -> Scoop:
+        """A scoop that pays units on top of the rows.
+
+        Args:
+            units: The extra units, 0 to ``MAX_UNITS``.
+
+        Returns:
+            The scoop rule.
+        """
         return cls("add", units)
 
     def to_dict(self) -> dict[str, Any]:
@@ -353,6 +410,18 @@ class Scoop:
 
     @classmethod
     def from_dict(cls, data: object) -> Scoop:
+        """The scoop of plain data, as ``to_dict()`` gives it (missing fields take the defaults).
+
+        Args:
+            data: A mapping of the scoop's fields.
+
+        Returns:
+            The scoop.
+
+        Raises:
+            InvalidRulesError: Not a mapping, an unknown field or a bad value, naming the field
+                (``scoop.…``).
+        """
         _check_part("scoop", data)
         with _checked(True):
             return cls(**_given(data))  # type: ignore[arg-type]
@@ -365,6 +434,14 @@ class Sweep:
     ``multiplier`` 1 = no sweep bonus; MacePlay's 2 on top of a ×2 scoop is ×4 in all.
     ``min_players``: the smallest table at which a sweep counts (4 = only at four players).
     ``fouled_counts``: whether a fouled opponent counts as scooped.
+
+    Args:
+        multiplier: What a sweep multiplies the scooped matchups by again; 1 = no sweep bonus.
+        min_players: The smallest table at which a sweep counts.
+        fouled_counts: Whether a fouled opponent counts as scooped.
+
+    Raises:
+        InvalidRulesError: A value out of range, naming it.
     """
 
     multiplier: int = _DEFAULTS["sweep"]["multiplier"]
@@ -383,6 +460,18 @@ class Sweep:
 
     @classmethod
     def from_dict(cls, data: object) -> Sweep:
+        """The sweep of plain data, as ``to_dict()`` gives it (missing fields take the defaults).
+
+        Args:
+            data: A mapping of the sweep's fields.
+
+        Returns:
+            The sweep.
+
+        Raises:
+            InvalidRulesError: Not a mapping, an unknown field or a bad value, naming the field
+                (``sweep.…``).
+        """
         _check_part("sweep", data)
         with _checked(True):
             return cls(**_given(data))  # type: ignore[arg-type]
@@ -395,6 +484,13 @@ class Foul:
     ``as_scooped``: the opponent wins every row at its own row values, then the scoop applies.
     ``flat_plus_bonus``: ``amount`` units plus the opponent's row bonuses (PokerFever, 3).
     ``reject``: a fouled setting is refused; settling one raises (MacePlay).
+
+    Args:
+        kind: ``"as_scooped"``, ``"flat_plus_bonus"`` or ``"reject"``.
+        amount: The flat units of ``flat_plus_bonus`` (0 to ``MAX_UNITS``); 0 otherwise.
+
+    Raises:
+        InvalidRulesError: An unknown kind or an amount out of range, naming it.
     """
 
     kind: FoulKind = _DEFAULTS["foul"]["kind"]
@@ -409,6 +505,14 @@ class Foul:
 
     @classmethod
     def flat_plus_bonus(cls, units: int) -> Foul:
+        """A fouled hand pays each opponent a flat amount plus the opponent's row bonuses.
+
+        Args:
+            units: The flat amount, 0 to ``MAX_UNITS``.
+
+        Returns:
+            The foul rule.
+        """
         return cls("flat_plus_bonus", units)
 
     @classmethod
@@ -420,6 +524,19 @@ class Foul:
 
     @classmethod
     def from_dict(cls, data: object) -> Foul:
+        """The foul rule of plain data, as ``to_dict()`` gives it (missing fields take the
+        defaults).
+
+        Args:
+            data: A mapping of the foul rule's fields.
+
+        Returns:
+            The foul rule.
+
+        Raises:
+            InvalidRulesError: Not a mapping, an unknown field or a bad value, naming the field
+                (``foul.…``).
+        """
         _check_part("foul", data)
         with _checked(True):
             return cls(**_given(data))  # type: ignore[arg-type]
@@ -439,6 +556,16 @@ class Naturals:
     ``declaration="auto"``: the engine declares for the player
     (MacePlay); ``"must_declare"``: an undeclared natural plays as a normal hand. ``must_show``:
     the rows must display the natural (Mau Binh).
+
+    Args:
+        values: Each recognised natural and what every opponent pays for it, highest natural
+            first (a mapping, or ``(name, units)`` pairs).
+        declaration: ``"auto"`` or ``"must_declare"``.
+        must_show: Whether the rows must display the natural.
+
+    Raises:
+        InvalidRulesError: An unknown natural, a value out of range or an unknown declaration,
+            naming it.
     """
 
     values: Mapping[NaturalName, int] = FrozenMap()
@@ -468,7 +595,14 @@ class Naturals:
         return (frozenset(self.values.items()), self.declaration, self.must_show)
 
     def value(self, name: NaturalName) -> int | None:
-        """What each opponent pays for ``name``, or ``None`` if this rule set lacks it."""
+        """What each opponent pays for a natural.
+
+        Args:
+            name: The natural's name (``"dragon"``, ``"six_pairs"``, ...).
+
+        Returns:
+            The units, or ``None`` if this rule set lacks it.
+        """
         return self.values.get(name)
 
     def to_dict(self) -> dict[str, Any]:
@@ -479,6 +613,18 @@ class Naturals:
 
     @classmethod
     def from_dict(cls, data: object) -> Naturals:
+        """The naturals of plain data, as ``to_dict()`` gives it (missing fields take the defaults).
+
+        Args:
+            data: A mapping of the naturals's fields.
+
+        Returns:
+            The naturals.
+
+        Raises:
+            InvalidRulesError: Not a mapping, an unknown field or a bad value, naming the field
+                (``naturals.…``).
+        """
         _check_part("naturals", data)
         with _checked(True):
             return cls(**_given(data))  # type: ignore[arg-type]
@@ -800,7 +946,18 @@ class RuleSet(Shown):
     # -- reading -------------------------------------------------------------------------
 
     def row_value(self, row: RowName, category: CategoryName | Category) -> int:
-        """Units ``row`` pays when won with ``category`` (before doubling, scoop and sweep)."""
+        """Units a row pays when won with a category (before doubling, scoop and sweep).
+
+        Args:
+            row: ``"front"``, ``"middle"`` or ``"back"``.
+            category: A [`Category`][chinese_poker.Category] or its name (``"full_house"``).
+
+        Returns:
+            The units.
+
+        Raises:
+            InvalidRulesError: An unknown row or category.
+        """
         return self._compiled.row_value(row, _key_name(category))
 
 

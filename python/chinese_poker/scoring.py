@@ -61,6 +61,16 @@ class Setting(Shown):
     """13 cards set as front (3), middle (5) and back (5). Rows are checked for size and the
     13 cards for duplicates on construction (errors name the row); fouls are allowed here and
     judged by the rule set when settling. Each row may be a card string or a sequence of cards.
+
+    Args:
+        front: The 3-card front row.
+        middle: The 5-card middle row.
+        back: The 5-card back row.
+
+    Raises:
+        InvalidShapeError: A row of the wrong size, naming it.
+        InvalidCardError: A card that does not parse, naming its row.
+        DuplicateCardError: A card given twice.
     """
 
     front: tuple[Card, ...]
@@ -87,7 +97,21 @@ class Setting(Shown):
 
     @classmethod
     def parse(cls, text: str) -> Setting:
-        """``"Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"`` (front / middle / back)."""
+        """A setting from text.
+
+        Args:
+            text: Front, middle and back separated by slashes:
+                ``"Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"``.
+
+        Returns:
+            The setting.
+
+        Raises:
+            InvalidTypeError: ``text`` that is not a string.
+            InvalidShapeError: Not three rows of 3, 5 and 5 cards.
+            InvalidCardError: A card that does not parse.
+            DuplicateCardError: A card given twice.
+        """
         if not isinstance(text, str):
             raise _args.arg_error(
                 InvalidTypeError, "text", f"expected a setting as text, got {type(text).__name__}"
@@ -118,7 +142,14 @@ class Setting(Shown):
         return CardSet([*self.front, *self.middle, *self.back])
 
     def ranks(self, wheel: Wheel = "low") -> tuple[HandRank, HandRank, HandRank]:
-        """Front, middle and back ranks."""
+        """The rows' ranks.
+
+        Args:
+            wheel: Where A-2-3-4-5 ranks: ``"low"`` or ``"second"``.
+
+        Returns:
+            Front, middle and back ranks.
+        """
         return (
             _core.evaluate(self.front, wheel),
             _core.evaluate(self.middle, wheel),
@@ -126,7 +157,14 @@ class Setting(Shown):
         )
 
     def is_foul(self, wheel: Wheel = "low") -> bool:
-        """Breaks back ≥ middle ≥ front (the core's foul test)."""
+        """Whether the setting breaks back ≥ middle ≥ front (the core's foul test).
+
+        Args:
+            wheel: Where A-2-3-4-5 ranks: ``"low"`` or ``"second"``.
+
+        Returns:
+            True for a fouled setting.
+        """
         return _core.is_foul(self, wheel)
 
     def to_text(self) -> str:
@@ -152,7 +190,15 @@ class Setting(Shown):
 @dataclass(frozen=True, slots=True)
 class Declare(Shown):
     """Declare a natural instead of playing rows. ``setting`` lays out the 13 cards (where the
-    rule set requires it, the rows must display the natural)."""
+    rule set requires it, the rows must display the natural).
+
+    Args:
+        natural: The natural's name (``"dragon"``, ...).
+        setting: The 13 cards as a [`Setting`][chinese_poker.Setting] (or its three rows).
+
+    Raises:
+        InvalidDecisionError: An unknown natural.
+    """
 
     natural: NaturalName
     setting: Setting
@@ -241,7 +287,13 @@ def settle(
 @dataclass(frozen=True, slots=True)
 class NaturalMatch:
     """A natural a hand holds, what each opponent pays for it, and, for the three-row naturals
-    (three flushes / straights / straight flushes), a legal setting whose rows show it."""
+    (three flushes / straights / straight flushes), a legal setting whose rows show it.
+
+    Attributes:
+        natural: The natural's name.
+        value: What each opponent pays for it.
+        setting: For a three-row natural, a legal setting whose rows show it; else ``None``.
+    """
 
     natural: NaturalName
     value: int

@@ -105,7 +105,22 @@ def deal(rounds: int, players: int = 4, seed: int = 0, first: int = 0) -> npt.ND
 class SeatSummary(Shown):
     """One seat's results over a run: mean points per round with a 95% confidence interval,
     and how often the seat scooped an opponent, swept, fouled, was paid a natural or
-    surrendered (per round)."""
+    surrendered (per round).
+
+    Attributes:
+        seat: The seat.
+        policy: The seat's policy, as the provenance names it.
+        rounds: Rounds played.
+        mean: Mean points per round.
+        stderr: Standard error of ``mean`` (NaN for fewer than 2 rounds).
+        ci_low: Low end of the 95% interval of ``mean``.
+        ci_high: High end of the 95% interval of ``mean``.
+        scoop_rate: Share of rounds that scooped at least one opponent.
+        sweep_rate: Share of rounds that swept the table.
+        foul_rate: Share of rounds that fouled.
+        natural_rate: Share of rounds paid a natural.
+        surrender_rate: Share of rounds that surrendered.
+    """
 
     seat: int
     policy: str
@@ -131,7 +146,23 @@ class PolicySummary(Shown):
     """The seats that played one policy, pooled: mean points per hand over the ``hands``
     (``rounds`` × the number of ``seats``) they played, with a standard error clustered by
     round and its 95% interval, and the event rates per hand. ``policy``: the policy with its
-    parameters, as the run's provenance names it."""
+    parameters, as the run's provenance names it.
+
+    Attributes:
+        policy: The policy, with its parameters.
+        seats: The seats that played it.
+        rounds: Rounds played.
+        hands: Hands its seats played (``rounds`` × the number of ``seats``).
+        mean: Mean points per hand (clustered by round).
+        stderr: Standard error of ``mean`` (NaN for fewer than 2 rounds).
+        ci_low: Low end of the 95% interval of ``mean``.
+        ci_high: High end of the 95% interval of ``mean``.
+        scoop_rate: Share of hands that scooped at least one opponent.
+        sweep_rate: Share of hands that swept the table.
+        foul_rate: Share of hands that fouled.
+        natural_rate: Share of hands paid a natural.
+        surrender_rate: Share of hands that surrendered.
+    """
 
     policy: str
     seats: tuple[int, ...]
@@ -242,6 +273,18 @@ class Simulation(Shown):
     ``status`` and ``declared`` are dictionary columns of those names (``declared`` null for none);
     numpy keeps the codes. ``provenance`` says how the run was made
     ([`Provenance`][chinese_poker.simulate.Provenance]).
+
+    Attributes:
+        players: The table size.
+        rules: The rule set's name (``provenance`` holds the whole rule set).
+        policies: Each seat's policy, with its parameters.
+        seed: The run's seed.
+        requested: Rounds asked for.
+        rounds: Rounds played (fewer than ``requested`` when ``interrupted``).
+        interrupted: The run stopped before ``requested`` rounds.
+        seconds: Wall time of the run.
+        columns: The rows, by column name (``None`` when written to ``parquet``).
+        parquet: The simulation directory the rows were written to, or ``None``.
     """
 
     players: int
@@ -294,7 +337,18 @@ class Simulation(Shown):
         mean with rounds as clusters. It is the seat's own standard error when one seat plays the
         policy, and 0 when every seat does (a zero-sum round pays the policy nothing). The interval
         is ``mean ± z * stderr`` with the core's ``INTERVAL_Z`` (95%). A run written to a simulation
-        directory is read back a block of points at a time (needs pyarrow)."""
+        directory is read back a block of points at a time (needs pyarrow).
+
+        Args:
+            by: ``"seat"`` or ``"policy"``.
+
+        Returns:
+            One [`SeatSummary`][chinese_poker.simulate.SeatSummary] per seat, or one
+            [`PolicySummary`][chinese_poker.simulate.PolicySummary] per policy.
+
+        Raises:
+            InvalidArgumentError: Another ``by``.
+        """
         seats = _summaries(self._tally, self.policies)
         if by == "seat":
             return seats

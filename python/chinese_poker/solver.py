@@ -240,7 +240,14 @@ class RowValues:
         return f"RowValues({', '.join(parts)})"
 
     def compiled(self, wheel: str) -> _core.RowValues:
-        """The core's values for ``wheel`` (functions are called here, once per wheel)."""
+        """The core's values for a wheel (functions are called here, once per wheel).
+
+        Args:
+            wheel: ``"low"`` or ``"second"``.
+
+        Returns:
+            The core's row values (opaque).
+        """
         cache: dict[str, _core.RowValues] = self._compiled
         if wheel not in cache:
             front_raw, five_raw = _core.rank_classes(wheel)
@@ -351,7 +358,14 @@ class MonteCarlo:
             )
 
     def compiled(self, table: _core.TableEv) -> _core.Objective:
-        """The core objective, its opponents decided by ``table``."""
+        """The core objective, its opponents decided by the table objective given.
+
+        Args:
+            table: The compiled table objective of the sampled opponents.
+
+        Returns:
+            The core's objective (opaque).
+        """
         return _core.Objective.monte_carlo(
             table,
             self.samples,
@@ -614,9 +628,16 @@ class BatchSolution(Shown):
     2 surrender) and ``naturals`` (N,) uint8, the declared natural's index in
     ``NATURAL_NAMES`` (255: none). [`decision()`][chinese_poker.BatchSolution.decision] gives hand
     ``i``'s decision in the form [`chinese_poker.settle()`][chinese_poker.settle] takes, so batch
-    results settle exactly as [`solve()`][chinese_poker.solve]'s. ``rules_digest`` and ``tables``
-    say what made them: the rule set's digest (`RuleSet.digest`) and the strategy tables played
-    (`TablesId`)."""
+    results settle exactly as [`solve()`][chinese_poker.solve]'s.
+
+    Attributes:
+        settings: (N, 13) ``uint8`` codes in front/middle/back order.
+        values: (N,) expected scores.
+        decisions: (N,) ``uint8``: 0 play, 1 declare, 2 surrender.
+        naturals: (N,) ``uint8``: the declared natural's index in ``NATURAL_NAMES`` (255: none).
+        rules_digest: The rule set's digest (`RuleSet.digest`).
+        tables: The strategy tables played (`TablesId`: their source and digest).
+    """
 
     settings: npt.NDArray[np.uint8]
     values: npt.NDArray[np.float64]
@@ -632,8 +653,16 @@ class BatchSolution(Shown):
         return len(self.decisions)
 
     def decision(self, i: int) -> Setting | Declare | Surrender:
-        """Hand ``i``'s decision: a [`Setting`][chinese_poker.Setting],
-        [`Declare`][chinese_poker.Declare] or [`Surrender`][chinese_poker.Surrender]."""
+        """One hand's decision in the form [`settle()`][chinese_poker.settle] takes, so batch
+        results settle exactly as [`solve()`][chinese_poker.solve]'s.
+
+        Args:
+            i: The hand's row.
+
+        Returns:
+            A [`Setting`][chinese_poker.Setting], [`Declare`][chinese_poker.Declare] or
+            [`Surrender`][chinese_poker.Surrender].
+        """
         n = len(self.decisions)
         if isinstance(i, bool) or not isinstance(i, int | np.integer):
             raise _args.arg_error(
@@ -687,18 +716,42 @@ def solve_batch(
 def legal_settings(
     hand: str | Sequence[Any] | _core.CardSet, wheel: str = "low"
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32]]:
-    """Every legal setting: (N, 13) codes in front/middle/back order and (N, 3) raw ranks."""
+    """Every legal (unfouled) setting of a hand.
+
+    Args:
+        hand: 13 cards: a card string, cards, codes or a ``CardSet``.
+        wheel: Where A-2-3-4-5 ranks: ``"low"`` or ``"second"``.
+
+    Returns:
+        (N, 13) codes in front/middle/back order and (N, 3) raw ranks.
+    """
     return _core.legal_settings(hand, wheel)
 
 
 def frontier(
     hand: str | Sequence[Any] | _core.CardSet, wheel: str = "low"
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32]]:
-    """The Pareto frontier of the legal settings (same arrays), strongest back first."""
+    """The Pareto frontier of a hand's legal settings, strongest back first: the settings no other
+    setting beats in every row.
+
+    Args:
+        hand: 13 cards: a card string, cards, codes or a ``CardSet``.
+        wheel: Where A-2-3-4-5 ranks: ``"low"`` or ``"second"``.
+
+    Returns:
+        (N, 13) codes in front/middle/back order and (N, 3) raw ranks.
+    """
     return _core.frontier(hand, wheel)
 
 
 def rank_classes(wheel: str = "low") -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
-    """Raw ranks of every rank class, weakest first: 455 fronts and 7,462 five-card rows (the
-    indices [`RowValues`][chinese_poker.RowValues] arrays use)."""
+    """Raw ranks of every rank class, weakest first: the indices
+    [`RowValues`][chinese_poker.RowValues] arrays use.
+
+    Args:
+        wheel: Where A-2-3-4-5 ranks: ``"low"`` or ``"second"``.
+
+    Returns:
+        455 front ranks and 7,462 five-card ranks (``HandRank.raw`` values).
+    """
     return _core.rank_classes(wheel)

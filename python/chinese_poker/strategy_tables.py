@@ -237,9 +237,19 @@ def _member(
 
 
 def read_tables(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Reads and validates a tables file: the three row distributions (normalised ``float64``
-    arrays) and ``meta``. Raises ``InvalidTablesError`` naming the file for anything wrong with
-    it (missing, empty, truncated, corrupted, not a tables file, wrong shapes or values)."""
+    """Reads and validates a tables file.
+
+    Args:
+        path: The ``.npz`` file.
+
+    Returns:
+        The three row distributions (``front``, ``middle``, ``back``: normalised ``float64``
+        arrays) and ``meta``.
+
+    Raises:
+        InvalidTablesError: Anything wrong with the file (missing, empty, truncated, corrupted,
+            not a tables file, wrong shapes or values), naming it.
+    """
     p = _path_arg("path", path)
     try:
         # Our own handle, closed here whatever numpy does with a damaged archive.
@@ -337,9 +347,20 @@ def check_writable(out: str | os.PathLike[str]) -> Path:
 def write_tables(
     path: str | os.PathLike[str], trained: dict[str, Any], meta: dict[str, Any]
 ) -> Path:
-    """Writes trained tables (as [`train_tables()`][chinese_poker.strategy_tables.train_tables]
-    returns them) to a compressed ``.npz`` file, atomically; returns the path written (``.npz``
-    added if missing)."""
+    """Writes trained tables to a compressed ``.npz`` file, atomically.
+
+    Args:
+        path: The file (``.npz`` added if missing).
+        trained: The tables, as [`train_tables()`][chinese_poker.strategy_tables.train_tables]
+            returns them.
+        meta: What to record with them (the rules key, training figures, ...).
+
+    Returns:
+        The path written.
+
+    Raises:
+        OutputError: Writing failed.
+    """
     p = tables_file_path(path)
     full = dict(meta, scoop_rate=float(trained["scoop_rate"]), key=trained["key"])
     if trained.get("model") is not None:  # tables without one use the plain formula
@@ -418,7 +439,15 @@ def _shipped_for(key: str) -> list[str]:
 
 
 def shipped_tables_path(rules: RuleSet | str | None, players: int) -> Path | None:
-    """The shipped tables file for a rule set and table size, or ``None`` if none matches."""
+    """The shipped tables file for a rule set and table size.
+
+    Args:
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for ``maceplay``.
+        players: The table size, 2 to 4.
+
+    Returns:
+        The file, or ``None`` if none matches.
+    """
     rs = _rule_set(rules)
     key = _core.tables_key(rs.compiled, _check_players(players))
     name = _index().get(key)
@@ -458,8 +487,18 @@ def _index_stamp(path: Path) -> tuple[int, int, int] | None:
 
 
 def installed_tables_path(rules: RuleSet | str | None, players: int) -> Path | None:
-    """The tables file installed in the user tables directory for a rule set and table size,
-    or ``None`` if none is. Raises ``InvalidTablesError`` for a damaged index."""
+    """The tables file installed in the user tables directory for a rule set and table size.
+
+    Args:
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for ``maceplay``.
+        players: The table size, 2 to 4.
+
+    Returns:
+        The file, or ``None`` if none is installed.
+
+    Raises:
+        InvalidTablesError: A damaged index, naming it.
+    """
     rs = _rule_set(rules)
     n = _check_players(players)
     directory = user_tables_dir()
@@ -516,18 +555,28 @@ def _user_dir() -> Path:
 
 
 def install_tables(path: str | os.PathLike[str], *, replace_shipped: bool = False) -> Path:
-    """Installs a tables file (trained by
-    [`train_tables()`][chinese_poker.strategy_tables.train_tables] or ``chinese-poker tables
-    train``) in the user tables directory, where every solve, simulation, duel and command finds it
-    for the rule set and table size it was trained for (its ``meta`` key). The file is checked first
-    (``InvalidTablesError`` naming it), copied under a name derived from its key (replacing tables
-    installed for the same key), and the directory's index updated; both are written atomically.
-    Returns the installed file's path.
+    """Installs a tables file in the user tables directory, where every solve, simulation, duel and
+    command finds it for the rule set and table size it was trained for (its ``meta`` key). The
+    file is copied under a name derived from its key (replacing tables installed for the same
+    key), and the directory's index updated; both are written atomically.
 
-    Tables whose key is a shipped preset's (a rule set copied from a preset and not yet
-    edited has the preset's key) would replace the shipped tables for every solve of that
-    preset: that is refused with ``InvalidArgumentError`` unless ``replace_shipped=True``
-    (``--replace-shipped`` on the command line) says it is meant."""
+    Args:
+        path: A tables file trained by
+            [`train_tables()`][chinese_poker.strategy_tables.train_tables] or ``chinese-poker
+            tables train``.
+        replace_shipped: Install tables whose key is a shipped preset's (a rule set copied
+            from a preset and not yet edited has the preset's key), which then replace the
+            shipped tables for every solve of that preset (``--replace-shipped`` on the
+            command line).
+
+    Returns:
+        The installed file's path.
+
+    Raises:
+        InvalidTablesError: A file that cannot be used, naming it (checked first).
+        InvalidArgumentError: Tables for a shipped preset's key without ``replace_shipped``.
+        OutputError: The directory or its index cannot be written.
+    """
     src = _path_arg("path", path)
     replace_shipped = flag("replace_shipped", replace_shipped)
     meta = read_tables(src)["meta"]
@@ -715,9 +764,20 @@ def load_tables(
 ) -> _core.TableEv:
     """The compiled table objective for a rule set and table size (cached), from the tables
     `which_tables()` picks (a file named, installed, shipped, or the plain tables with a
-    warning); its ``source`` and ``digest`` name them on every result. Raises
-    ``InvalidTablesError`` naming the file for a file that cannot be used, or one trained for
-    another rule set or table size (naming both keys)."""
+    warning); its ``source`` and ``digest`` name them on every result.
+
+    Args:
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for ``maceplay``.
+        players: The table size, 2 to 4.
+        path: A tables file to use instead of looking them up.
+
+    Returns:
+        The core's table objective (opaque; what the solver reads).
+
+    Raises:
+        InvalidTablesError: A file that cannot be used, or one trained for another rule set or
+            table size (naming both keys).
+    """
     rs = _rule_set(rules)
     n = _check_players(players)
     source, p = which_tables(rs, n, path)
@@ -767,39 +827,50 @@ def train_tables(
     install: bool = False,
     replace_shipped: bool = False,
 ) -> dict[str, Any]:
-    """Trains the table objective's outcome tables and model by self-play at ``players``
-    seats: ``deals`` deals per iteration (1 to ``MAX_DEALS``), blended until no row's
-    distribution moves by more than ``TOLERANCE``, at most ``MAX_ITERATIONS`` iterations; then
-    ``calibration_iters`` calibration steps of ``calibration_hands`` hands each (``None``: the
-    core's defaults, ``_core.CALIBRATION_STEPS`` steps (2) of
-    ``_core.CALIBRATION_HANDS_PER_DEAL`` (150) × ``deals`` hands; 0 skips calibration).
-    Deterministic for
-    ``seed`` (0 to 2**64 − 1) whatever ``threads``.
-
-    ``progress(phase, step, report)`` is called after each iteration of the ``"fictitious_play"``
-    phase (``report``: ``delta``, the largest move, and ``converged``, true on the iteration
-    that ended the phase below ``TOLERANCE``) and then after each step of the ``"calibration"``
-    phase (``report``: the step's figures as ``meta["calibration"]`` lists them, and ``steps``,
-    how many there are); ``step`` counts from 1 in each phase.
-    [`progress_text()`][chinese_poker.strategy_tables.progress_text] words a call as the command
-    line's log does. Ctrl-C stops training within about a second (``KeyboardInterrupt``), in an
+    """Trains the table objective's outcome tables and model by self-play: fictitious play,
+    blended until no row's distribution moves by more than ``TOLERANCE`` (at most
+    ``MAX_ITERATIONS`` iterations), then calibration steps. Deterministic for ``seed`` whatever
+    ``threads``. Ctrl-C stops training within about a second (``KeyboardInterrupt``), in an
     iteration or a calibration step alike; nothing is written then.
 
     ``meta["calibration"]`` lists each calibration step: the hands played, the mean prediction
     (the realised mean is 0), the worst decile gap of the map the step started from, and how far
     the new map moved (points).
 
-    Returns the distributions and ``meta``, whose ``converged`` is ``False`` (with a
-    ``RuntimeWarning``) when training stopped at its iteration limit still moving; more deals
-    per iteration give steadier measurements. If ``out`` is given its directory is checked
-    before training and the file is written atomically; ``meta["path"]`` is where it went.
-    ``install=True`` also installs the tables
-    ([`install_tables()`][chinese_poker.strategy_tables.install_tables]; without ``out``, they are
-    written straight into the user tables directory, checked before training too), so that
-    everything finds them for this rule set and table size; ``meta["installed"]`` is the installed
-    file. Tables for a shipped preset's key are installed only with ``replace_shipped=True``
-    ([`install_tables()`][chinese_poker.strategy_tables.install_tables]), which is checked before
-    training."""
+    Args:
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for ``maceplay``.
+        players: The table size, 2 to 4.
+        seed: The deals' seed, 0 to 2**64 − 1.
+        deals: Deals per iteration, 1 to ``MAX_DEALS``; more give steadier measurements.
+        out: A file to write the tables to (its directory checked before training; written
+            atomically; ``meta["path"]`` is where it went).
+        threads: ``None`` (all cores) or 1 to ``MAX_THREADS``; results never depend on it.
+        progress: Called as ``progress(phase, step, report)`` after each iteration of the
+            ``"fictitious_play"`` phase (``report``: ``delta``, the largest move, and
+            ``converged``, true on the iteration that ended the phase) and after each step of
+            the ``"calibration"`` phase (``report``: the step's figures, and ``steps``);
+            ``step`` counts from 1 in each phase.
+            [`progress_text()`][chinese_poker.strategy_tables.progress_text] words a call as
+            the command line's log does.
+        calibration_hands: Hands per calibration step (``None``: 150 × ``deals``).
+        calibration_iters: Calibration steps (``None``: 2; 0 skips calibration).
+        install: Also install the tables
+            ([`install_tables()`][chinese_poker.strategy_tables.install_tables]; without
+            ``out``, written straight into the user tables directory, checked before training
+            too); ``meta["installed"]`` is the installed file.
+        replace_shipped: Install tables for a shipped preset's key
+            ([`install_tables()`][chinese_poker.strategy_tables.install_tables]); checked
+            before training.
+
+    Returns:
+        The distributions and ``meta``, whose ``converged`` is ``False`` (with a
+        ``RuntimeWarning``) when training stopped at its iteration limit still moving.
+
+    Raises:
+        InvalidArgumentError: A value out of range, naming it.
+        InvalidTypeError: A ``progress`` that is not callable.
+        OutputError: ``out`` or the user tables directory cannot be written.
+    """
     rs = _rule_set(rules)
     n = _check_players(players)
     seed = _seed("seed", seed)
@@ -867,8 +938,17 @@ def train_tables(
 def progress_text(phase: str, step: int, report: dict[str, Any]) -> str:
     """A [`train_tables()`][chinese_poker.strategy_tables.train_tables] progress call in words, as
     ``chinese-poker tables train`` logs it: the phase, the step and the phase's own figure (a
-    calibration map moving by points after the distributions converged is no divergence); after the
-    iteration that ends the first phase, a second line says so."""
+    calibration map moving by points after the distributions converged is no divergence); after
+    the iteration that ends the first phase, a second line says so.
+
+    Args:
+        phase: ``"fictitious_play"`` or ``"calibration"``.
+        step: The step, from 1.
+        report: The call's figures.
+
+    Returns:
+        The log line(s).
+    """
     name = phase.replace("_", " ")
     if phase == CALIBRATION:
         return (
@@ -912,15 +992,26 @@ def train_all(
     log: Callable[[str], object] = print,
     resume: bool = False,
 ) -> list[dict[str, Any]]:
-    """Trains tables for every preset and table size 2–4 into ``out_dir`` with an index
+    """Trains tables for every preset and table size 2–4 into a directory with an index
     (``tables.json``); rule sets whose tables would be identical (same key) share a file.
 
     Each file and then the index are written atomically (a temporary file, flushed, renamed),
     and a file's name is derived from its key, so an interrupted run (Ctrl-C stops training
     within a second) leaves a consistent directory: the previous index (or none) with complete
-    files. ``resume=True`` keeps every file already there that holds the same key, seed and
-    deals and trains only the others, so a run stopped after some files continues where it
-    stopped. Afterwards, ``tables_*.npz`` files the new index does not list are removed."""
+    files. Afterwards, ``tables_*.npz`` files the new index does not list are removed.
+
+    Args:
+        out_dir: The directory.
+        seed: The deals' seed.
+        deals: Deals per iteration.
+        threads: ``None`` (all cores) or 1 to ``MAX_THREADS``.
+        log: Called with each line of progress.
+        resume: Keep every file already there that holds the same key, seed and deals, and
+            train only the others, so a run stopped after some files continues where it stopped.
+
+    Returns:
+        The index's entries.
+    """
     out = _path_arg("out_dir", out_dir)
     seed = _seed("seed", seed)
     deals = whole("deals", deals, 1, MAX_DEALS)

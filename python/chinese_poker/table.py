@@ -88,7 +88,22 @@ class RoundRecord(Shown):
     ``hands``, ``decisions``, ``totals``, ``bankrolls_after`` and of the ``settlement`` is seat
     ``seats[i]``), who dealt, what each seat did (and which seats timed out), the money, and
     the seats that sat the round out, and that joined or left the table since the round
-    before. Seats are the table's seat numbers."""
+    before. Seats are the table's seat numbers.
+
+    Attributes:
+        round: The round's number (from 0).
+        dealer: The dealer's seat.
+        hands: The hands dealt, in the order of ``seats``.
+        decisions: What each seat did.
+        timed_out: The seats that timed out.
+        totals: Each seat's points.
+        bankrolls_after: Each seat's bankroll after the round (``None`` without bankrolls).
+        settlement: The round's settlement.
+        seats: The seats dealt in, in seating order.
+        sat_out: The seats that sat the round out.
+        joined: The seats that joined since the round before.
+        left: The seats that left since the round before.
+    """
 
     round: int
     dealer: int
@@ -1026,7 +1041,19 @@ class Table(Shown):
         policies: Sequence[PolicyLike | None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> Table:
-        """[`from_json()`][chinese_poker.Table.from_json] for data already parsed."""
+        """[`from_json()`][chinese_poker.Table.from_json] for data already parsed.
+
+        Args:
+            data: The saved table, as [`to_dict()`][chinese_poker.Table.to_dict] gives it.
+            policies: Replacements, one per seat in seating order (``None`` keeps the saved one).
+            clock: The deadline's clock.
+
+        Returns:
+            The table, as it was saved.
+
+        Raises:
+            InvalidShapeError: Data that is not a saved table, saying what is wrong.
+        """
         if not isinstance(data, Mapping) or data.get("format") != TABLE_FORMAT:
             raise _saved_error("format", f"expected a {TABLE_FORMAT!r} object")
         version = data.get("version")

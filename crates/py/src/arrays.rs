@@ -86,8 +86,21 @@ pub fn u8_rows(obj: &Bound<'_, PyAny>, what: &str, widths: &[usize]) -> PyResult
 /// Lines `parse_hands` reads between two runs of Python's signal handlers (a few milliseconds).
 const SIGNAL_CHECK_LINES: usize = 16_384;
 
-/// Card strings to a `(N, cards)` `uint8` array of codes, one row per line, in the order the
-/// cards are written. Errors name the line (0-based, as the array row) and the token.
+/// Card strings to an array of codes, one row per line, in the order the cards are written.
+/// Errors name the line (0-based, as the array row) and the token.
+///
+/// Args:
+///     lines: Card strings, one hand each (`"As Ks Qs ..."`).
+///     cards: How many cards each line must hold, 1 to 52 (`None`: 13).
+///
+/// Returns:
+///     An (N, cards) `uint8` array of codes.
+///
+/// Raises:
+///     InvalidShapeError: A single string instead of lines, or a line with another number of
+///         cards.
+///     InvalidCardError: A card that does not parse.
+///     DuplicateCardError: A card twice in one line.
 #[pyfunction]
 #[pyo3(signature = (lines, cards = None))]
 pub fn parse_hands<'py>(

@@ -32,7 +32,16 @@ impl PyCard {
             .map(PyCard)
             .ok_or_else(|| not_a_code("Card", code))
     }
-    /// Parses one card: `As`, `as`, `AS`, `10h`, `Th`, `A♠`.
+    /// Parses one card.
+    ///
+    /// Args:
+    ///     text: The card: `As`, `as`, `AS`, `10h`, `Th`, `A♠`.
+    ///
+    /// Returns:
+    ///     The card.
+    ///
+    /// Raises:
+    ///     InvalidCardError: Text that is not one card, saying why.
     #[staticmethod]
     fn parse(text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = text_arg("text", text)?;
@@ -111,6 +120,17 @@ impl PyCardSet {
     fn mask(&self) -> u64 {
         self.0 .0
     }
+    /// The set of a raw mask.
+    ///
+    /// Args:
+    ///     mask: An int whose bit `code` is set for every card in the set (bits 0 to 51).
+    ///
+    /// Returns:
+    ///     The set.
+    ///
+    /// Raises:
+    ///     InvalidArgumentError: A mask outside 0..2**52.
+    ///     InvalidTypeError: A mask that is not an int.
     #[staticmethod]
     fn from_mask(mask: &Bound<'_, PyAny>) -> PyResult<Self> {
         let bad = |got: String| {
@@ -189,7 +209,16 @@ pub fn display_order(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
         .collect())
 }
 
-/// Parses text into a list of cards (spaces and/or commas between cards).
+/// Parses text into cards.
+///
+/// Args:
+///     text: Cards separated by spaces and/or commas (`"As Kd 7c"`).
+///
+/// Returns:
+///     The cards, in the order given.
+///
+/// Raises:
+///     InvalidCardError: A card that does not parse, naming its position.
 #[pyfunction]
 pub fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
     let text = text_arg("text", text)?;

@@ -159,6 +159,20 @@ impl PyHandRank {
 }
 
 /// Evaluates one row of 3 or 5 distinct cards.
+///
+/// Args:
+///     cards: The row: a card string (`"As Ks Qs"`), cards, codes or a `CardSet`.
+///     wheel: Where A-2-3-4-5 ranks: `"low"` (the lowest straight) or `"second"` (just under
+///         10-J-Q-K-A).
+///
+/// Returns:
+///     The row's rank, comparable with any other row's.
+///
+/// Raises:
+///     InvalidShapeError: Not 3 or 5 cards.
+///     InvalidCardError: A card that does not parse.
+///     DuplicateCardError: A card given twice.
+///     InvalidArgumentError: An unknown wheel.
 #[pyfunction]
 #[pyo3(signature = (cards, wheel = None), text_signature = "(cards, wheel='low')")]
 pub fn evaluate(
@@ -211,9 +225,23 @@ fn eval_code_sequence(obj: &Bound<'_, PyAny>, wheel: Wheel) -> Option<HandRank> 
     matches!(n, 3 | 5).then(|| Evaluator::new(wheel).eval_codes(&codes[..n]))
 }
 
-/// Evaluates every row of a `uint8` array of shape (N, 5) or (N, 3); returns `uint32` raw ranks.
-/// The array (any strides) is copied once before the GIL is released, so other threads may
-/// change it meanwhile without affecting the result.
+/// Evaluates every row of an array in Rust threads. The array (any strides) is copied once
+/// before the GIL is released, so other threads may change it meanwhile without affecting the
+/// result.
+///
+/// Args:
+///     codes: A `uint8` array of card codes of shape (N, 5) or (N, 3), one row per line.
+///     wheel: Where A-2-3-4-5 ranks: `"low"` or `"second"`.
+///     threads: `None` (all cores) or 1 to `MAX_THREADS`; results never depend on it.
+///
+/// Returns:
+///     An (N,) `uint32` array of raw ranks (`HandRank.raw`).
+///
+/// Raises:
+///     InvalidShapeError: An array that is not (N, 5) or (N, 3).
+///     InvalidCardError: A code outside 0..51.
+///     DuplicateCardError: A card twice in one row.
+///     InvalidArgumentError: An unknown wheel or a bad `threads`.
 #[pyfunction]
 #[pyo3(
     signature = (codes, wheel = None, threads = None),

@@ -333,7 +333,16 @@ result_class!(PyMatchup, text, {
     fn points(&self) -> i64 {
         self.0.get().points
     }
-    /// The matchup's points from `seat`'s side.
+    /// The matchup's points from one seat's side.
+    ///
+    /// Args:
+    ///     seat: `a` or `b`.
+    ///
+    /// Returns:
+    ///     The points that seat wins (negative: pays).
+    ///
+    /// Raises:
+    ///     InvalidArgumentError: A seat not in the matchup.
     fn points_for(&self, seat: &Bound<'_, PyAny>) -> PyResult<i64> {
         let m = self.0.get();
         let s = crate::args::int_arg(seat, "seat", 0, 3)? as usize;
@@ -552,6 +561,16 @@ result_class!(PySettlement, text, {
         PyTuple::new(py, seats)
     }
     /// The matchup between two seats, in either order.
+    ///
+    /// Args:
+    ///     x: One seat.
+    ///     y: The other seat.
+    ///
+    /// Returns:
+    ///     Their matchup.
+    ///
+    /// Raises:
+    ///     InvalidArgumentError: A seat out of range, or the same seat twice.
     fn matchup(&self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyMatchup> {
         let n = self.0.players.len() as i128 - 1;
         let x = crate::args::int_arg(x, "x", 0, n)? as usize;
@@ -564,7 +583,17 @@ result_class!(PySettlement, text, {
                 crate::args::bad_arg("y", format!("no matchup between seats {x} and {y}"))
             })
     }
-    /// What seat `x` wins from seat `y` (before any bankroll cap).
+    /// What one seat wins from another (before any bankroll cap).
+    ///
+    /// Args:
+    ///     x: The seat whose winnings are given.
+    ///     y: The other seat.
+    ///
+    /// Returns:
+    ///     The points `x` wins from `y` (negative: pays).
+    ///
+    /// Raises:
+    ///     InvalidArgumentError: A seat out of range, or the same seat twice.
     fn points(&self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<i64> {
         self.matchup(x, y)?.points_for(x)
     }
@@ -828,7 +857,13 @@ result_class!(PySolution, {
         }
     }
     /// The decision and why, in plain words: `heading()`, then the decision (`verdict()`),
-    /// the rows and the next best plays; `heading=False` leaves the first line out.
+    /// the rows and the next best plays.
+    ///
+    /// Args:
+    ///     heading: Include the first line (`heading()`).
+    ///
+    /// Returns:
+    ///     The text.
     #[pyo3(signature = (heading = true))]
     fn explain(&self, heading: bool) -> String {
         if heading {
