@@ -73,7 +73,7 @@ const CHOOSE3: [u16; 16] = [0, 0, 0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 2
 /// and kicker, then the 13 trips (the order of `Classes::front`). Only for raws the evaluator
 /// gives a 3-card row, or `floor_front_class` builds.
 #[inline]
-pub fn front_class(raw: u32) -> usize {
+pub(crate) fn front_class(raw: u32) -> usize {
     // rank values 2..=14; the offsets below take the 2s off
     let v = |i: usize| HandRank::nibble_of_raw(raw, i) as usize;
     let (a, b, c) = (v(0), v(1), v(2));
@@ -87,7 +87,7 @@ pub fn front_class(raw: u32) -> usize {
 /// Class index of the strongest front whose raw rank is ≤ a 5-card raw rank: every front that
 /// can sit under a middle of that rank has at most this class.
 #[inline]
-pub fn floor_front_class(raw5: u32) -> usize {
+pub(crate) fn floor_front_class(raw5: u32) -> usize {
     let nib = |i: usize| HandRank::nibble_of_raw(raw5, i);
     let (pair, trips) = (Category::Pair as u32, Category::Trips as u32);
     // a front with the same leading values sorts just below the 5-card row
@@ -107,7 +107,7 @@ pub fn floor_front_class(raw5: u32) -> usize {
 /// Raw rank and class, packed (see [`CLASS_SHIFT`]), of every 3-card row indexed like the
 /// evaluator's `rank3` (r0·169 + r1·13 + r2; sized to a power of two, so that masked indices
 /// need no bounds checks): a front costs one load.
-pub fn front_ranks() -> &'static [u64; 4096] {
+pub(crate) fn front_ranks() -> &'static [u64; 4096] {
     static T: OnceLock<Box<[u64; 4096]>> = OnceLock::new();
     T.get_or_init(|| {
         let mut t = Box::new([0u64; 4096]);
@@ -124,7 +124,7 @@ pub fn front_ranks() -> &'static [u64; 4096] {
 /// class (which is the front's rank multiset, see [`front_class`]), and its packed rank one
 /// load from [`FiveClasses::by_pair`], where the evaluator sums five rank weights and looks the
 /// sum up twice (a 722 KB table of multiset ids, then their ranks).
-pub struct PairStates {
+pub(crate) struct PairStates {
     /// The state after adding a rank's second card, by state and rank.
     pub to_two: Box<[u8; 256]>,
     /// Rank counts of each state.
@@ -132,7 +132,7 @@ pub struct PairStates {
 }
 
 /// The states of [`PairStates`], built once (wheel-free).
-pub fn pair_states() -> &'static PairStates {
+pub(crate) fn pair_states() -> &'static PairStates {
     static S: OnceLock<PairStates> = OnceLock::new();
     S.get_or_init(|| {
         let mut to_two = Box::new([0u8; 256]);
@@ -157,23 +157,23 @@ pub fn pair_states() -> &'static PairStates {
 /// Pair states ([`PairStates`]) room is made for in [`FiveClasses::by_pair`]: the 91 rank
 /// multisets of two cards, rounded up to a power of two so that a masked state needs no bounds
 /// check.
-pub const PAIR_ROWS: usize = 128;
+pub(crate) const PAIR_ROWS: usize = 128;
 
 /// Where a packed five (`raw | class << CLASS_SHIFT`, the solver's per-five lookups) holds its
 /// class: above the 32 bits of the raw rank, and high enough that the solver's key (`packed <<
 /// 13 | mask`) drops it without a mask (7,462 classes fit the 13 bits left).
-pub const CLASS_SHIFT: u32 = 51;
+pub(crate) const CLASS_SHIFT: u32 = 51;
 const _: () = assert!(FIVE_CLASSES <= 1 << (64 - CLASS_SHIFT));
 
 /// A raw rank and its class packed (see [`CLASS_SHIFT`]).
 #[inline]
-pub fn pack(raw: u32, class: u16) -> u64 {
+pub(crate) fn pack(raw: u32, class: u16) -> u64 {
     raw as u64 | (class as u64) << CLASS_SHIFT
 }
 
 /// (raw rank, class) of a packed five (see [`CLASS_SHIFT`]).
 #[inline]
-pub fn unpack(packed: u64) -> (u32, u16) {
+pub(crate) fn unpack(packed: u64) -> (u32, u16) {
     (packed as u32, (packed >> CLASS_SHIFT) as u16)
 }
 
@@ -181,7 +181,7 @@ pub fn unpack(packed: u64) -> (u32, u16) {
 /// their copies, in the rank's own order (most copies first, then the higher rank; a
 /// straight's from its top; `(0, 0)` after the last), and whether its cards are one suit.
 #[inline(always)]
-pub fn five_parts(raw: u32) -> ([(u32, u32); 5], bool) {
+pub(crate) fn five_parts(raw: u32) -> ([(u32, u32); 5], bool) {
     let r = |i: usize| HandRank::nibble_of_raw(raw, i).saturating_sub(2);
     // the five ranks of a straight by its top value (a wheel's is 5 or, second-highest, 14):
     // four down from the highest, then the lowest (a wheel's ace)
@@ -325,19 +325,19 @@ impl FiveClasses {
     /// Packed fives (see [`CLASS_SHIFT`]) of a pair's state (see [`PairStates`]) by the class
     /// of the front that makes them five.
     #[inline]
-    pub fn by_pair(&self) -> &[[u64; 512]; PAIR_ROWS] {
+    pub(crate) fn by_pair(&self) -> &[[u64; 512]; PAIR_ROWS] {
         &self.by_pair
     }
 
     /// [`floor_front_class`] of the five of a class: one load.
     #[inline]
-    pub fn floor_front(&self, class: u16) -> usize {
+    pub(crate) fn floor_front(&self, class: u16) -> usize {
         self.floor_front[class as usize & 0x1fff] as usize
     }
 
     /// A flush's raw rank and class, packed (see [`CLASS_SHIFT`]), from its 13-bit rank mask.
     #[inline]
-    pub fn flush_five(&self, rank_mask: u16) -> u64 {
+    pub(crate) fn flush_five(&self, rank_mask: u16) -> u64 {
         self.packed_flush[(rank_mask & 0x1fff) as usize]
     }
 
@@ -346,7 +346,7 @@ impl FiveClasses {
     /// places in `FiveClasses::rank_index`, a pair or trips' kickers among the other twelve
     /// ranks). One load from a 16 KB table, where the evaluator's lookup reads its 722 KB one.
     #[inline]
-    pub fn class_of_raw(&self, raw: u32) -> u16 {
+    pub(crate) fn class_of_raw(&self, raw: u32) -> u16 {
         let cat = HandRank::category_index_of_raw(raw);
         // rank nibble i as a rank 0..=12 (deuce 0) and as a bit
         let r = |i: usize| HandRank::nibble_of_raw(raw, i).wrapping_sub(2) & 15;

@@ -29,9 +29,8 @@ pub use enumerate::{Bound, Scratch, Split};
 pub use model::{Calibration, Model};
 pub use objective::{Budget, Objective, Policy, RowValues, MAX_CANDIDATES, MAX_TIME_LIMIT};
 pub use solved::Solved;
-pub use table_ev::{
-    canonical_tables_key, tables_key, FrontLine, OutcomeTables, TableBound, TableEv,
-};
+pub(crate) use table_ev::TableBound;
+pub use table_ev::{canonical_tables_key, tables_key, OutcomeTables, TableEv};
 #[cfg(feature = "bundled-tables")]
 pub use tables_file::{bundled_files, bundled_tables, load_bundled};
 pub use tables_file::{load_shipped, read_tables_file, shipped_tables_path, TablesFile};

@@ -11,9 +11,9 @@
 //! Sampling every frontier play alike and playing the best mean loses to the table objective
 //! it samples against: with about 70 plays (hundreds on some hands) and 1,000 samples, the best
 //! mean is mostly the luckiest play, and the table's own choice is usually as good. So
-//! [`race`] starts from the table objective's ranking: only its best `candidates` plays are
+//! `race` starts from the table objective's ranking: only its best `candidates` plays are
 //! sampled, each scored against the table's choice (the anchor) on the same samples, so each
-//! difference has a paired standard error far below the scores' own. Every [`RACE_STEP`]
+//! difference has a paired standard error far below the scores' own. Every `RACE_STEP`
 //! samples, a play whose difference is below the leader's at the stated confidence is dropped;
 //! sampling stops when only the leader (and the anchor) remain; and the anchor is replaced only
 //! by a play that beats it at that confidence.
@@ -33,7 +33,7 @@ use std::cmp::Ordering;
 use std::time::Instant;
 
 /// splitmix64: decorrelates neighbouring sample indices.
-pub fn mix(seed: u64, i: u64) -> u64 {
+pub(crate) fn mix(seed: u64, i: u64) -> u64 {
     let mut z = seed
         ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(0x632B_E59B_D9B5_E7A5);
@@ -69,7 +69,7 @@ pub enum Opponent {
 }
 
 /// Row keys of a split of `hand` under `rules`.
-pub fn split_keys(rules: &Rules, hand: &[u8; 13], s: &Split) -> [u64; 3] {
+pub(crate) fn split_keys(rules: &Rules, hand: &[u8; 13], s: &Split) -> [u64; 3] {
     let mut keys = [0u64; 3];
     for (r, mask) in [s.front, s.middle, s.back].into_iter().enumerate() {
         if rules.suit_order.is_some() {
@@ -87,7 +87,7 @@ pub fn split_keys(rules: &Rules, hand: &[u8; 13], s: &Split) -> [u64; 3] {
 
 /// Decides one hand as the policy plays it ([`decide_table_ev_split`]: its natural and
 /// surrender decisions included), so that the sampled opponents are the opponents met.
-pub fn policy_decision(
+pub(crate) fn policy_decision(
     rules: &Rules,
     policy: &Policy,
     hand: &Hand,
@@ -150,7 +150,7 @@ pub fn sample_opponents(
 
 /// For each opponent: whether it scoops every other opponent (so that scooping us too makes a
 /// sweep).
-pub fn opponent_sweeps(rules: &Rules, opps: &[Opponent]) -> Vec<bool> {
+pub(crate) fn opponent_sweeps(rules: &Rules, opps: &[Opponent]) -> Vec<bool> {
     (0..opps.len())
         .map(|j| {
             let Opponent::Played { keys: kj, .. } = &opps[j] else {
@@ -216,7 +216,7 @@ fn pack((units, won): (i64, i32)) -> i64 {
 /// frontier plays, against 360 row comparisons), and a candidate's matchup is then three
 /// lookups, two additions and a `PointsTable` read. Scores exactly as one `pair_score` a
 /// matchup with the table's sweeps would (tested against that).
-pub struct CandidateScorer<'a> {
+pub(crate) struct CandidateScorer<'a> {
     rules: &'a Rules,
     table: PointsTable,
     /// Distinct keys of each row (front, middle, back), ascending, and their categories.
@@ -405,7 +405,7 @@ impl<'a> CandidateScorer<'a> {
 /// see `score::MAX_MATCHUP_UNITS`), so 10^7 of them need more than 128 bits: the carry goes to
 /// `hi`. Integer sums also keep the result independent of thread count and chunking.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct SquareSum {
+pub(crate) struct SquareSum {
     lo: u128,
     hi: u64,
 }
@@ -425,7 +425,7 @@ impl SquareSum {
 }
 
 /// Mean and standard error of the mean from exact sums over `n ≥ 2` samples.
-pub fn mean_stderr(sum: i128, sq: SquareSum, n: usize) -> (f64, f64) {
+pub(crate) fn mean_stderr(sum: i128, sq: SquareSum, n: usize) -> (f64, f64) {
     let nf = n as f64;
     let mean = sum as f64 / nf;
     // Σ(p − mean)² = Σp² − sum²/n; f64 keeps 53 bits of both terms, enough for a standard error
@@ -436,7 +436,7 @@ pub fn mean_stderr(sum: i128, sq: SquareSum, n: usize) -> (f64, f64) {
 
 /// Samples between two racing decisions (and at most between two calls of `stop`, which
 /// Ctrl-C waits for). Fixed, so that the decisions do not depend on the thread count.
-pub const RACE_STEP: usize = 128;
+pub(crate) const RACE_STEP: usize = 128;
 
 /// Without racing, samples between two calls of `stop` (about 0.1 s heads-up on one core).
 const BLOCK: usize = 4096;
@@ -507,7 +507,7 @@ impl WordSums {
 
 /// The outcome of [`race`], candidates in the order given.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Raced {
+pub(crate) struct Raced {
     /// The candidate to play.
     pub chosen: usize,
     /// Mean points and its standard error over the samples each candidate was scored on.
@@ -523,7 +523,7 @@ pub struct Raced {
 /// One-sided standard normal quantile (Acklam's rational approximation, relative error below
 /// 1.2e-9): the z of a racing test at `confidence`.
 #[allow(clippy::excessive_precision)]
-pub fn normal_quantile(confidence: f64) -> f64 {
+pub(crate) fn normal_quantile(confidence: f64) -> f64 {
     const A: [f64; 6] = [
         -3.969683028665376e1,
         2.209460984245205e2,
@@ -578,7 +578,7 @@ pub fn normal_quantile(confidence: f64) -> f64 {
 /// With `budget.time_limit` sampling also ends after the first step past it (at least one
 /// step is always drawn, so every mean has samples).
 #[allow(clippy::too_many_arguments)]
-pub fn race(
+pub(crate) fn race(
     rules: &Rules,
     players: usize,
     policy: &Policy,

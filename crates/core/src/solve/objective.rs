@@ -109,7 +109,7 @@ pub struct Budget {
     /// How many of the table objective's best plays are raced (0: the whole frontier).
     pub candidates: usize,
     /// Wall-clock budget of one solve: sampling stops at the first racing step (every
-    /// [`RACE_STEP`](super::monte_carlo::RACE_STEP) samples) that ends past it, so the result
+    /// `RACE_STEP` samples) that ends past it, so the result
     /// depends on the machine's speed; `None`: only `samples` bounds the run (deterministic).
     pub time_limit: Option<Duration>,
 }

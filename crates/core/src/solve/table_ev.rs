@@ -462,7 +462,7 @@ impl TableEv {
     /// `(Π pw, Π pl)` of a setting's rows: the independent-rows probabilities of scooping a
     /// random opponent and of being scooped, before the model's factors (what training
     /// compares with the scoops it sees).
-    pub fn independent_scoops(&self, classes: &[u16; 3]) -> (f64, f64) {
+    pub(crate) fn independent_scoops(&self, classes: &[u16; 3]) -> (f64, f64) {
         let (mut ps, mut pc) = (1.0, 1.0);
         for (rows, &class) in self.rows.iter().zip(classes) {
             let row = rows[class as usize];
@@ -495,7 +495,7 @@ impl TableEv {
     /// [`TableEv::order_bound`] at `[front, class, class]`, up to rounding far inside the
     /// search's 1e-9 margin (see [`TableEv::front_line`]).
     #[inline]
-    pub fn order_bound_diagonal(&self, front: u16, class: u16) -> f64 {
+    pub(crate) fn order_bound_diagonal(&self, front: u16, class: u16) -> f64 {
         match self.diagonal_line(class) {
             Some(line) => line.at(front),
             None => self.order_bound(&[front, class, class]),
@@ -525,7 +525,7 @@ impl TableEv {
     /// scoops' points), and `pw^(players−1)` and `pw^(players−1)·w` (the sweep). So the bound
     /// costs a dot product of those with coefficients worked out here once. The sums run in
     /// another order than the formula's, so the two differ by rounding only.
-    pub fn front_line(&self, middle: u16, back: u16) -> Option<FrontLine<'_>> {
+    pub(crate) fn front_line(&self, middle: u16, back: u16) -> Option<FrontLine<'_>> {
         if self.shape / 6 == 2 {
             return None;
         }
@@ -726,7 +726,7 @@ fn majority_odds(pw: &[f64; 3], pt: &[f64; 3], pl: &[f64; 3]) -> f64 {
 }
 
 /// [`TableEv::order_bound`] along the fronts for one middle and back ([`TableEv::front_line`]).
-pub struct FrontLine<'a> {
+pub(crate) struct FrontLine<'a> {
     /// [`TableEv::front_numbers`]
     fronts: &'a [[f64; 8]],
     c: [f64; 8],
@@ -758,7 +758,7 @@ impl FrontLine<'_> {
 /// The table objective's bound for the pruned search ([`Bound`]): [`TableEv::order_bound`] at
 /// class triples (the formula itself where it is monotone, else its envelope's), and
 /// [`TableEv::front_line`] along the fronts.
-pub struct TableBound<'a>(pub &'a TableEv);
+pub(crate) struct TableBound<'a>(pub &'a TableEv);
 
 impl Bound for TableBound<'_> {
     #[inline]
