@@ -28,6 +28,11 @@ class NewAsInit(griffe.Extension):
         if new is None or not new.is_function or "__init__" in obj.members:
             return
         params = list(new.parameters)[1:]  # without `cls`
+        if all(
+            p.kind in (griffe.ParameterKind.var_positional, griffe.ParameterKind.var_keyword)
+            for p in params
+        ):
+            return  # no constructor of its own (`*args, **kwargs`): built by the package only
         init = griffe.Function(
             "__init__",
             parameters=griffe.Parameters(griffe.Parameter("self"), *params),

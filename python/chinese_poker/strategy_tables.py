@@ -678,14 +678,25 @@ def which_tables(
     players: int = 4,
     path: str | os.PathLike[str] | None = None,
 ) -> tuple[str, Path]:
-    """Which tables serve a rule set and table size, and from where: ``(source, file)``, the
-    first of ``path`` (``"file"``); the tables installed for them in the user tables directory
-    (``"installed"``,
-    [`installed_tables_path()`][chinese_poker.strategy_tables.installed_tables_path]); the shipped
-    tables (``"shipped"``); the plain tables of the rule set's wheel (``"fallback"``), with a
-    ``UserWarning`` saying none were trained. The one place this is decided:
-    [`load_tables()`][chinese_poker.strategy_tables.load_tables], every solver, simulation, duel,
-    table, command and the service take their tables from it."""
+    """Which tables serve a rule set and table size, and from where. The one place this is
+    decided: [`load_tables()`][chinese_poker.strategy_tables.load_tables], every solver,
+    simulation, duel, table, command and the service take their tables from it.
+
+    Args:
+        rules: A [`RuleSet`][chinese_poker.RuleSet], a preset name or ``None`` for ``maceplay``.
+        players: The table size, 2 to 4.
+        path: A tables file to use (``"file"``).
+
+    Returns:
+        ``(source, file)``, the first of: ``path`` (``"file"``); the tables installed for them
+        in the user tables directory (``"installed"``,
+        [`installed_tables_path()`][chinese_poker.strategy_tables.installed_tables_path]); the
+        shipped tables (``"shipped"``); the plain tables of the rule set's wheel
+        (``"fallback"``), with a ``UserWarning`` saying none were trained.
+
+    Raises:
+        InvalidTablesError: A damaged index of the user tables directory.
+    """
     rs = _rule_set(rules)
     n = _check_players(players)
     if path is not None:

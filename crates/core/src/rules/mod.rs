@@ -153,7 +153,7 @@ pub struct NaturalRule {
 }
 
 impl NaturalRule {
-    /// The natural's place in the ranking (docs/rules.md, "Naturals"): the more valuable
+    /// The natural's place in the ranking ([rules: Naturals](https://chinese-poker.github.io/chinese-poker/rules/#naturals)): the more valuable
     /// first, and among equal values the one earlier in [`NaturalKind::ALL`]. The ranking is
     /// the core's, never the order a rule set's data happens to list its naturals in, so that a
     /// rule set means the same whatever the order of its JSON or TOML keys.

@@ -1,4 +1,4 @@
-//! The identity of a set of strategy tables (docs/guide/solve.md, "Which tables"): where they
+//! The identity of a set of strategy tables ([solve: Strategy tables](https://chinese-poker.github.io/chinese-poker/guide/solve/#strategy-tables)): where they
 //! came from and a digest of what they hold. Every result played by the table objective (a
 //! solution, a batch, a simulation's or duel's provenance, the service's answers) carries it, so
 //! that two results made by different tables never look alike.
@@ -36,6 +36,7 @@ by_name!(
 /// Which tables: their source and the digest of their content ([`OutcomeTables::digest`]).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct TablesId {
+    /// Where the tables came from: a file named, installed, shipped, or the fallback.
     pub source: TablesSource,
     /// SHA-256 of the tables' content, 64 hex digits.
     pub digest: String,
