@@ -193,9 +193,10 @@ FAST_BOUND = 1.0
     [
         ("", "cp.deal(4194304, 4, 1)"),
         ("lines = ['As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s'] * 3_000_000", "cp.parse_hands(lines)"),
-        (
+        pytest.param(
             "run = cp.simulate(400_000, 4, 'maceplay', [cp.Greedy()] * 4, progress=False)",
             "run.to_parquet(sys.argv[1])",
+            marks=pytest.mark.needs("pyarrow"),
         ),
         (
             "t = cp.Table(4, policies=[cp.Greedy()] * 4, bankrolls=[1000] * 4)\n"
