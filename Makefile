@@ -149,6 +149,7 @@ bench: wheel
 	$(PY) benches/mc_call_cost.py
 	$(PY) benches/count_instructions.py --ref 2104d42 --presets two_four --players 2 4 --own-tables
 	$(PY) benches/serve_load.py
+	$(PY) benches/fault_resume.py
 
 clean:
 	rm -rf $(VENV) target

@@ -225,3 +225,15 @@ def test_mc_call_cost_prints_its_table() -> None:
     for threads in ("1", "all"):
         row = rf"^\| two_four \| 2 \| {threads} \| \d+ \| \d+ \| -?[\d.]+ \| -?\d+ \|$"
         assert re.search(row, out, re.M), out
+
+
+def test_fault_resume_kills_resumes_and_compares() -> None:
+    import os
+
+    import pytest
+
+    if os.name != "posix":
+        pytest.skip("signals to a child process: POSIX only")
+    pytest.importorskip("pyarrow")
+    out = _run(str(BENCHES / "fault_resume.py"), "--runs", "1", "--faults", "2", "--rounds", "4000")
+    assert "1 of 1 identical to the uninterrupted run" in out
