@@ -898,6 +898,17 @@ result_class!(PySolution, {
     }
 });
 
+/// The tables source called `name` ("file", "installed", "shipped", "fallback"), or
+/// `InvalidArgumentError` naming the argument `source`.
+pub fn tables_source(name: &str) -> PyResult<TablesSource> {
+    TablesSource::from_name(name).ok_or_else(|| {
+        crate::errors::InvalidArgumentError::new_err(format!(
+            "source: expected one of {}, got {name:?}",
+            TablesSource::ALL.map(TablesSource::name).join(", ")
+        ))
+    })
+}
+
 /// Which strategy tables made a result: where they came from (`source`: "file", "installed",
 /// "shipped" or "fallback", the plain tables standing in for a rule set none were trained for)
 /// and the SHA-256 of their content (`digest`). Equal digests play identically.
@@ -916,14 +927,8 @@ pub struct PyTablesId(pub TablesId);
 impl PyTablesId {
     #[new]
     fn new(source: &str, digest: &str) -> PyResult<Self> {
-        let source = TablesSource::from_name(source).ok_or_else(|| {
-            crate::errors::InvalidArgumentError::new_err(format!(
-                "source: expected one of {}, got {source:?}",
-                TablesSource::ALL.map(TablesSource::name).join(", ")
-            ))
-        })?;
         let id = TablesId {
-            source,
+            source: tables_source(source)?,
             digest: digest.to_string(),
         };
         id.validate().py()?;

@@ -16,7 +16,7 @@ use chinese_poker::solve::train::{self, train_with_stop, CalibrationStep, Progre
 use chinese_poker::solve::{
     self as core_solve, canonical_tables_key as core_canonical_tables_key, read_tables_file,
     tables_key as core_tables_key, with_scratch, Classes, Model, Objective, OutcomeTables, Policy,
-    RowValues, Solved, Split, TableEv, TablesSource,
+    RowValues, Solved, Split, TableEv,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -60,7 +60,7 @@ impl PyTableEv {
         model: Option<&str>,
         source: &str,
     ) -> PyResult<Self> {
-        let source = tables_source(source)?;
+        let source = super::results::tables_source(source)?;
         let r = &rules.get().0;
         let dist = [
             front.as_array().to_vec(),
@@ -107,15 +107,6 @@ impl PyTableEv {
     fn model(&self) -> String {
         self.0.tables.model.to_data().to_string()
     }
-}
-
-fn tables_source(name: &str) -> PyResult<TablesSource> {
-    TablesSource::from_name(name).ok_or_else(|| {
-        crate::errors::InvalidArgumentError::new_err(format!(
-            "source: expected one of {}, got {name:?}",
-            TablesSource::ALL.map(TablesSource::name).join(", ")
-        ))
-    })
 }
 
 /// The table objective from a tables file read by the core (`solve/tables_file.rs`), for a rule
