@@ -1,6 +1,8 @@
 //! The one error type of the core. Every variant names what was wrong (the token, the card, the
 //! player, the row or the field) so that the Python layer can map it to a specific exception
-//! without rewording it. The mapping lives in `src/python/errors.rs`.
+//! without rewording it. [`Error::class_name`] names the exception class of each, the one table
+//! both the Python bindings (`crates/py/src/errors.rs`) and the service's error answers
+//! (`service::error`, their `type`) read.
 
 use std::fmt;
 
@@ -66,6 +68,15 @@ pub enum Error {
         /// What it accepts.
         reason: String,
     },
+    /// A call argument of the wrong type (a `bool` or a float where a whole number goes, text
+    /// where a number goes). Worded as [`Error::InvalidArgument`]; only its class differs
+    /// (`InvalidTypeError`, also a `TypeError` in Python).
+    InvalidType {
+        /// The argument's name.
+        name: String,
+        /// What it accepts, and the type it got.
+        reason: String,
+    },
     /// A strategy-tables file (or its index) that cannot be used: missing, damaged, not a
     /// tables file, or trained for another wheel. Names the file.
     InvalidTables {
@@ -115,7 +126,9 @@ impl fmt::Display for Error {
             }
             Error::InvalidDecision { player, reason } => write!(f, "player {player}: {reason}"),
             Error::Interrupted => write!(f, "interrupted"),
-            Error::InvalidArgument { name, reason } => write!(f, "argument {name:?}: {reason}"),
+            Error::InvalidArgument { name, reason } | Error::InvalidType { name, reason } => {
+                write!(f, "argument {name:?}: {reason}")
+            }
             // The wording of `strategy_tables.py`'s own errors for the same files.
             Error::InvalidTables { path, reason } => write!(f, "tables file '{path}': {reason}"),
         }
@@ -123,6 +136,27 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl Error {
+    /// The exception class of `chinese_poker.exceptions` this error is raised as in Python,
+    /// and named as in the service's error answers (`type`); `Interrupted` is Python's own
+    /// `KeyboardInterrupt`.
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            Error::InvalidCard { .. } => "InvalidCardError",
+            Error::DuplicateCard { .. } | Error::DuplicateCardPlayers { .. } => {
+                "DuplicateCardError"
+            }
+            Error::InvalidShape { .. } => "InvalidShapeError",
+            Error::InvalidRules { .. } => "InvalidRulesError",
+            Error::InvalidDecision { .. } => "InvalidDecisionError",
+            Error::InvalidArgument { .. } => "InvalidArgumentError",
+            Error::InvalidType { .. } => "InvalidTypeError",
+            Error::InvalidTables { .. } => "InvalidTablesError",
+            Error::Interrupted => "KeyboardInterrupt",
+        }
+    }
+}
 
 /// A result whose error is the crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

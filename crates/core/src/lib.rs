@@ -14,6 +14,7 @@ pub mod parallel;
 pub mod presets;
 pub mod rules;
 pub mod score;
+pub mod service;
 pub mod setting;
 pub mod sim;
 pub mod solve;

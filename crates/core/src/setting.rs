@@ -119,6 +119,30 @@ impl Setting {
         s
     }
 
+    /// A setting from text, front, middle and back separated by slashes
+    /// (`"Qs Qh Qd / 5s 5h 5d Ks Kh / 9s 9h 9d 9c 2s"`): the one reader of that form (Python's
+    /// `Setting.parse`, the command line's and the service's decisions). Each row is read by
+    /// [`crate::card::parse_cards`]; an error there names its row.
+    pub fn parse(text: &str) -> std::result::Result<Setting, SettingError> {
+        let parts: Vec<&str> = text.split('/').collect();
+        let [front, middle, back] = parts[..] else {
+            return Err(Error::InvalidShape {
+                what: "setting".into(),
+                expected: "'front / middle / back'".into(),
+                got: format!("{} part(s)", parts.len()),
+            }
+            .into());
+        };
+        let mut rows: [Vec<Card>; 3] = Default::default();
+        for ((slot, row), text) in rows.iter_mut().zip(Row::ALL).zip([front, middle, back]) {
+            *slot = crate::card::parse_cards(text).map_err(|error| SettingError {
+                row: Some(row),
+                error,
+            })?;
+        }
+        Ok(Setting::new(&rows[0], &rows[1], &rows[2])?)
+    }
+
     /// The cards of one row.
     pub fn row(&self, row: Row) -> &[Card] {
         match row {
@@ -173,6 +197,33 @@ impl Setting {
         )
     }
 }
+
+/// Why a setting's text was refused: the core's error and the row it concerns (`None`: the
+/// setting as a whole: its parts, its sizes, a card in two rows).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingError {
+    /// The row whose text was refused.
+    pub row: Option<Row>,
+    /// What was wrong.
+    pub error: Error,
+}
+
+impl From<Error> for SettingError {
+    fn from(error: Error) -> SettingError {
+        SettingError { row: None, error }
+    }
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.row {
+            Some(row) => write!(f, "{} row: {}", row.name(), self.error),
+            None => self.error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
 
 impl fmt::Display for Setting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,6 +1,6 @@
 //! The one mapping from the core's `Error` to the exception classes of
 //! `chinese_poker.exceptions` (defined in Python so they have public module paths and can
-//! inherit from `ValueError`). Each class is imported once and cached by PyO3.
+//! inherit from `ValueError`), the class of each error named by the core (`Error::class_name`).
 //!
 //! Besides its message, every exception carries what it names as attributes, so that no caller
 //! parses a message: `field` (rule-set field), `position` (1-based card position in a text),
@@ -10,19 +10,23 @@
 
 use chinese_poker::error::Error;
 use chinese_poker::rules::Row;
-use pyo3::exceptions::{PyBaseException, PyKeyboardInterrupt};
+use pyo3::exceptions::{PyBaseException, PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
+use pyo3::types::PyType;
 use pyo3::PyErr;
 
-pyo3::import_exception!(chinese_poker.exceptions, InvalidCardError);
-pyo3::import_exception!(chinese_poker.exceptions, DuplicateCardError);
-pyo3::import_exception!(chinese_poker.exceptions, InvalidShapeError);
-pyo3::import_exception!(chinese_poker.exceptions, InvalidRulesError);
-pyo3::import_exception!(chinese_poker.exceptions, InvalidDecisionError);
-pyo3::import_exception!(chinese_poker.exceptions, InvalidArgumentError);
-pyo3::import_exception!(chinese_poker.exceptions, InvalidTablesError);
-// Raised by the bindings themselves (a Python type check, not a core error).
+// Raised by the bindings themselves with messages of their own (a Python type check).
 pyo3::import_exception!(chinese_poker.exceptions, InvalidTypeError);
+pyo3::import_exception!(chinese_poker.exceptions, InvalidArgumentError);
+
+/// The class of `chinese_poker.exceptions` called `name` (`Error::class_name`: the core owns
+/// which error is which class, for the bindings and the service alike).
+fn exception_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
+    Ok(py
+        .import("chinese_poker.exceptions")?
+        .getattr(name)?
+        .cast_into::<PyType>()?)
+}
 
 /// Where an error happened, beyond what the core error names: the exception's `line`,
 /// `player` and `row` attributes.
@@ -84,39 +88,28 @@ pub fn py_err(e: Error) -> PyErr {
 /// [`py_err`] for an error the bindings met at `place` (its message already says where).
 pub fn py_err_at(e: Error, place: Place) -> PyErr {
     let message = e.to_string();
+    let class = e.class_name();
     let mut attributes = Attributes {
         place,
         ..Attributes::default()
     };
-    let err = match e {
-        Error::InvalidCard { position, .. } => {
-            attributes.position = Some(position);
-            InvalidCardError::new_err(message)
+    match e {
+        Error::InvalidCard { position, .. } => attributes.position = Some(position),
+        Error::DuplicateCard { second, .. } => attributes.position = Some(second),
+        Error::DuplicateCardPlayers { second, .. } => attributes.player = Some(second),
+        Error::InvalidRules { field, .. } => attributes.field = Some(field),
+        Error::InvalidDecision { player, .. } => attributes.player = Some(player),
+        Error::InvalidArgument { name, .. } | Error::InvalidType { name, .. } => {
+            attributes.argument = Some(name)
         }
-        Error::DuplicateCard { second, .. } => {
-            attributes.position = Some(second);
-            DuplicateCardError::new_err(message)
-        }
-        Error::DuplicateCardPlayers { second, .. } => {
-            attributes.player = Some(second);
-            DuplicateCardError::new_err(message)
-        }
-        Error::InvalidShape { .. } => InvalidShapeError::new_err(message),
-        Error::InvalidRules { field, .. } => {
-            attributes.field = Some(field);
-            InvalidRulesError::new_err(message)
-        }
-        Error::InvalidDecision { player, .. } => {
-            attributes.player = Some(player);
-            InvalidDecisionError::new_err(message)
-        }
-        Error::InvalidArgument { name, .. } => {
-            attributes.argument = Some(name);
-            InvalidArgumentError::new_err(message)
-        }
-        Error::InvalidTables { .. } => InvalidTablesError::new_err(message),
+        Error::InvalidShape { .. } | Error::InvalidTables { .. } => {}
         Error::Interrupted => return PyKeyboardInterrupt::new_err(message),
-    };
+    }
+    let err = Python::attach(|py| match exception_class(py, class) {
+        Ok(t) => PyErr::from_type(t, message),
+        // the package's own module, always importable where this extension is
+        Err(e) => PyRuntimeError::new_err(format!("{class}: {message} ({e})")),
+    });
     attributes.set(&err);
     err
 }
@@ -125,18 +118,10 @@ pub fn py_err_at(e: Error, place: Place) -> PyErr {
 /// core's `InvalidArgument` (one wording for both), `got` the type's name, and the exception's
 /// `argument` set.
 pub fn type_err(name: &str, expected: &str, got: &str) -> PyErr {
-    let message = Error::InvalidArgument {
+    py_err(Error::InvalidType {
         name: name.into(),
         reason: format!("{expected}, got {got}"),
-    }
-    .to_string();
-    let err = InvalidTypeError::new_err(message);
-    Attributes {
-        argument: Some(name.into()),
-        ..Attributes::default()
-    }
-    .set(&err);
-    err
+    })
 }
 
 /// The same exception class with `context: ` in front of its message, its attributes kept and

@@ -94,6 +94,23 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// A decision as text: `"front / middle / back"` (a play), `"surrender"` or
+    /// `"NATURAL: front / middle / back"` (declaring a natural by its name, any case): the one
+    /// reader of that grammar (the command line's `settle` and the service's decisions).
+    pub fn parse(text: &str) -> std::result::Result<Decision, crate::setting::SettingError> {
+        let stripped = text.trim();
+        if stripped.eq_ignore_ascii_case("surrender") {
+            return Ok(Decision::Surrender);
+        }
+        if let Some((head, rest)) = stripped.split_once(':') {
+            if let Some(natural) = NaturalKind::from_name(&head.trim().to_lowercase()) {
+                let setting = Setting::parse(rest)?;
+                return Ok(Decision::Declare { natural, setting });
+            }
+        }
+        Ok(Decision::Play(Setting::parse(stripped)?))
+    }
+
     /// The setting of a play or a declaration; `None` for a surrender.
     pub fn setting(&self) -> Option<&Setting> {
         match self {
