@@ -420,10 +420,11 @@ def test_slow_clients_are_cut_off_and_never_lock_the_server_out() -> None:
 
 
 def test_a_lone_surrogate_or_an_odd_digit_is_never_a_500(client: httpx.Client) -> None:
+    # a \ud800 escape is no text the core can hold: not JSON to it (the serve guide says so)
     body = '{"hands": ["' + HAND + '"], "\\ud800": 1}'
     r = client.post("/v1/solve", content=body, headers={"content-type": "application/json"})
-    assert r.status_code == 422 and r.headers["content-type"].startswith("application/json")
-    assert r.json()["error"]["code"] == "invalid_input"
+    assert r.status_code == 400 and r.headers["content-type"].startswith("application/json")
+    assert r.json()["error"]["code"] == "bad_json"
     page = client.get("/", params={"hand": HAND, "players": "²"})
     assert page.status_code == 200
 

@@ -439,6 +439,8 @@ def setting_rows(
     front: object, middle: object, back: object
 ) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]: ...
 def is_foul(setting: object, wheel: str = "low") -> bool: ...
+def parse_setting(text: str) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]: ...
+def parse_decision(text: str) -> Setting | Declare | Surrender: ...
 def decision_of_codes(
     codes: Iterable[int], choice: int, natural: int
 ) -> Setting | Declare | Surrender: ...
@@ -476,6 +478,11 @@ STATUS_NAMES: tuple[str, ...]
 """The ``status`` column's names, indexed by its code: played, fouled, natural, surrendered."""
 CHOICE_NAMES: tuple[str, ...]
 """The ``choice`` (decision) codes' names, indexed by the code: play, declare, surrender."""
+
+ERROR_CODES: dict[str, int]
+"""Every error code a service answer may carry, with its HTTP status."""
+SERVICE_OPS: tuple[str, ...]
+"""The service's operations, by their stdio ``"op"`` names: solve, settle, naturals, rules."""
 
 TABLES_INDEX: str  # the file naming a tables directory's files by tables key
 TABLES_SOURCES: tuple[str, str, str, str]  # file, installed, shipped, fallback
@@ -592,6 +599,27 @@ def legal_settings(
 def frontier(
     hand: _HandLike, wheel: str = "low"
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32]]: ...
+
+@final
+class Service:
+    """The solver service: requests as JSON bytes in, answers as JSON bytes out, read, checked,
+    solved and written by the core with the GIL released."""
+
+    def __new__(
+        cls,
+        max_body: int,
+        max_hands: int,
+        max_samples: int,
+        mc_slots: int,
+        timeout: float,
+        load_tables: Callable[[str, bool, int], TableEv],
+    ) -> Service: ...
+    def answer(
+        self, op: str, body: bytes, cancel: object | None = None
+    ) -> tuple[int, bytes, str | None, tuple[str, int] | None]: ...
+    def answer_line(self, line: bytes) -> bytes: ...
+    @property
+    def free_slots(self) -> int: ...
 
 @final
 class Objective:

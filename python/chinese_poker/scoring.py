@@ -116,12 +116,8 @@ class Setting(Shown):
             raise _args.arg_error(
                 InvalidTypeError, "text", f"expected a setting as text, got {type(text).__name__}"
             )
-        parts = text.split("/")
-        if len(parts) != 3:
-            raise InvalidShapeError(
-                f"setting: expected 'front / middle / back', got {len(parts)} part(s)"
-            )
-        return cls(parts[0], parts[1], parts[2])
+        # the core's reader of this form (the service's and the command line's too)
+        return cls._trusted(*_core.parse_setting(text))
 
     def __reduce__(self) -> tuple[type[Setting], tuple[str, str, str]]:
         return (

@@ -74,6 +74,59 @@ pub fn setting_rows<'py>(
     Ok((row(&s.front)?, row(&s.middle)?, row(&s.back)?))
 }
 
+/// The Python exception for a setting's text refused by the core: a row's error prefixed with
+/// the row and its `row` set, as `Setting(front, middle, back)` raises it.
+fn setting_text_err(py: Python<'_>, e: chinese_poker::setting::SettingError) -> PyErr {
+    match e.row {
+        Some(row) => {
+            let place = Place {
+                row: Some(row),
+                ..Place::default()
+            };
+            in_context(py, py_err(e.error), &format!("{} row", row.name()), place)
+        }
+        None => py_err(e.error),
+    }
+}
+
+/// A setting's rows from its text, `"front / middle / back"` (`Setting.parse`): the core's
+/// one reader of that form.
+#[pyfunction]
+pub fn parse_setting<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyString>,
+) -> PyResult<(
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+)> {
+    let text = super::cards::str_text(text, 1).py()?;
+    let s = Setting::parse(&text).map_err(|e| setting_text_err(py, e))?;
+    let row = |cards: &[Card]| PyTuple::new(py, cards.iter().map(|&c| PyCard(c)));
+    Ok((row(&s.front)?, row(&s.middle)?, row(&s.back)?))
+}
+
+/// A decision as text (`"front / middle / back"`, `"surrender"` or `"NATURAL: front / middle /
+/// back"`) as a `Setting`, `Declare` or `Surrender`: the core's one reader of that grammar
+/// (the command line's `settle`, the service's decisions).
+#[pyfunction]
+pub fn parse_decision<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = super::cards::str_text(text, 1).py()?;
+    let decided = Decision::parse(&text).map_err(|e| setting_text_err(py, e))?;
+    let c = classes(py)?;
+    match decided {
+        Decision::Play(s) => super::py_objects::py_setting(py, &s),
+        Decision::Declare { natural, setting } => c
+            .declare
+            .bind(py)
+            .call1((natural.name(), super::py_objects::py_setting(py, &setting)?)),
+        Decision::Surrender => c.surrender.bind(py).call0(),
+    }
+}
+
 /// Whether a `Setting` (or `(front, middle, back)`) breaks back ≥ middle ≥ front under the
 /// wheel: the core's foul test.
 #[pyfunction]

@@ -12,6 +12,7 @@ mod py_objects;
 mod results;
 mod rules;
 mod score;
+mod service;
 mod sim;
 mod solve;
 
@@ -27,7 +28,9 @@ mod _core {
     #[pymodule_export]
     use super::cards::{display_order, parse_cards, PyCard, PyCardSet};
     #[pymodule_export]
-    use super::decision::{decision_of_codes, is_foul, setting_rows};
+    use super::decision::{
+        decision_of_codes, is_foul, parse_decision, parse_setting, setting_rows,
+    };
     #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
     #[pymodule_export]
@@ -42,6 +45,8 @@ mod _core {
     };
     #[pymodule_export]
     use super::score::{find_naturals, fouled_setting, read_bankrolls, settle};
+    #[pymodule_export]
+    use super::service::PyService;
     #[pymodule_export]
     use super::sim::{
         deal, decide_seat, decision_codes, duel_chunk, duel_decided, duel_summary, settle_rounds,
@@ -108,6 +113,11 @@ mod _core {
             pyo3::types::PyTuple::new(m.py(), phases)?,
         )?;
         super::add_codes(m)?;
+        m.add("ERROR_CODES", super::service::error_codes(m.py())?)?;
+        m.add(
+            "SERVICE_OPS",
+            pyo3::types::PyTuple::new(m.py(), chinese_poker::service::Op::NAMES)?,
+        )?;
         m.add(
             "TABLES_INDEX",
             chinese_poker::solve::tables_file::TABLES_INDEX,

@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> None:
     if args.stdio:
         from ..server import stdio
 
-        stdio.serve(sys.stdin.buffer, sys.stdout, limits)
+        stdio.serve(sys.stdin.buffer, sys.stdout.buffer, limits)
         return
     try:
         token = read_token(args.token_file)

@@ -65,16 +65,9 @@ def _bankrolls(text: str) -> list[int]:
 
 
 def parse_decision(text: str) -> Any:
-    """``"front / middle / back"``, ``"surrender"`` or ``"NATURAL: front / middle / back"``."""
-    from ..scoring import Declare, Setting, Surrender
-
-    stripped = text.strip()
-    if stripped.lower() == "surrender":
-        return Surrender()
-    head, sep, rest = stripped.partition(":")
-    if sep and head.strip().lower() in _core.NATURAL_NAMES:
-        return Declare(head.strip().lower(), Setting.parse(rest))
-    return Setting.parse(stripped)
+    """``"front / middle / back"``, ``"surrender"`` or ``"NATURAL: front / middle / back"``: a
+    ``Setting``, ``Surrender`` or ``Declare``, read by the core (the service's reader too)."""
+    return _core.parse_decision(text)
 
 
 def _round_file(path: str) -> dict[str, Any]:

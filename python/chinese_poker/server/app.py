@@ -1,7 +1,8 @@
-"""The HTTP service: a Starlette app whose routes read JSON, run the operations of
-`ops` on a bounded thread pool (the extension releases the GIL while it solves, and the
-event loop never solves), and answer JSON. Every answer, error or not, is counted in
-`metrics`; every error is the one JSON shape of `errors`, never a traceback."""
+"""The HTTP service: a Starlette app whose routes hand each request's bytes to the core's
+service (`ops`) on a bounded thread pool (the extension releases the GIL while it reads,
+solves and writes, and the event loop never solves), and send the answer's bytes. Every
+answer, error or not, is counted in `metrics`; every error is the one JSON shape of `errors`,
+never a traceback."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from . import ops, page
 from .errors import ApiError
 from .limits import Limits, authorized
 from .metrics import CONTENT_TYPE, Metrics
-from .schema import JSON, MONTE_CARLO, SOLVE, TABLE, openapi
+from .schema import JSON, openapi
 
 log = logging.getLogger("chinese_poker.server")
 #: Answers at least this long are gzipped for a client that accepts it (bytes).
@@ -62,7 +63,7 @@ class Service:
         self.limits = limits
         self.token = token
         self.pool = self._new_pool()
-        self.mc_slots = threading.BoundedSemaphore(limits.mc_slots)
+        self.core = ops.new_service(limits)  # its Monte Carlo slots are the core's
         self.metrics = Metrics()
 
     def _new_pool(self) -> ThreadPoolExecutor:
@@ -73,14 +74,6 @@ class Service:
         again, as test clients do)."""
         self.pool.shutdown(wait=False)
         self.pool = self._new_pool()
-
-    async def body(self, request: Request) -> Any:
-        """The request's JSON, read up to ``max_body`` bytes (413 beyond, 400 if not JSON)."""
-        raw = await self.body_bytes(request)
-        try:
-            return json.loads(raw)
-        except (ValueError, RecursionError) as e:
-            raise ApiError("bad_json", f"the request body is not JSON: {e}") from None
 
     async def body_bytes(self, request: Request) -> bytes:
         """The request's body, read up to ``max_body`` bytes (413 beyond)."""
@@ -102,26 +95,23 @@ class Service:
 
     async def run(
         self,
-        work: Callable[[threading.Event], bytes],
+        work: Callable[[threading.Event], Any],
         seconds: float,
-        release: threading.Semaphore | None = None,
         request: Request | None = None,
-    ) -> bytes:
+    ) -> Any:
         """``work(cancel)`` on the pool, answered within ``seconds`` (504 after). Work still
         waiting in the queue by then is skipped; work started is cancelled (``cancel`` set: a
-        Monte Carlo solve stops within about 20 ms) when the deadline passes or the client of
-        ``request`` leaves, and only then frees its ``release`` slot."""
+        Monte Carlo solve stops within about 20 ms, and gives back its slot) when the deadline
+        passes or the client of ``request`` leaves."""
         deadline = time.monotonic() + seconds
         cancel = threading.Event()
 
-        def job() -> bytes:
+        def job() -> Any:
             if time.monotonic() > deadline or cancel.is_set():
                 raise TimeoutError
             return work(cancel)
 
-        future: Future[bytes] = self.pool.submit(job)
-        if release is not None:
-            future.add_done_callback(lambda _: release.release())
+        future: Future[Any] = self.pool.submit(job)
         waiting = asyncio.wrap_future(future)
         try:
             while True:
@@ -188,38 +178,31 @@ def create_app(
 
         return endpoint
 
-    async def solve(request: Request) -> Response:
-        data = await service.body(request)
-        read = SOLVE.read(data)
-        mc = ops.monte_carlo(read)
-        slot = None
-        if mc is not None:
-            if not service.mc_slots.acquire(blocking=False):
-                raise ApiError(
-                    "busy",
-                    f"all {lim.mc_slots} Monte Carlo slots are busy; retry later",
-                )
-            slot = service.mc_slots
-        body = await service.run(
-            lambda cancel: _dumps(ops.solve(data, lim, cancel)), lim.timeout, slot, request
+    async def answer(op: str, body: bytes, request: Request | None = None) -> Response:
+        """The core's answer to ``body``, an ``op`` request, worked out on the pool."""
+        status, out, code, hands = await service.run(
+            lambda cancel: service.core.answer(op, body, cancel), lim.timeout, request
         )
-        hands = len(read["hands"])
-        service.metrics.hands.labels(TABLE if mc is None else MONTE_CARLO).inc(hands)
-        return Response(body, media_type="application/json")
+        if code is not None:  # the route counts it and adds its headers
+            raise ops.error_of(out)
+        if hands is not None:
+            service.metrics.hands.labels(hands[0]).inc(hands[1])
+        return Response(out, status, media_type="application/json")
 
-    def posted(op: Callable[[object, Limits], JSON]) -> Handler:
+    async def solve(request: Request) -> Response:
+        return await answer("solve", await service.body_bytes(request), request)
+
+    def posted(op: str) -> Handler:
         async def handler(request: Request) -> Response:
-            data = await service.body(request)
-            body = await service.run(lambda _: _dumps(op(data, lim)), lim.timeout)
-            return Response(body, media_type="application/json")
+            return await answer(op, await service.body_bytes(request))
 
         return handler
 
     async def rules(request: Request) -> Response:
-        return JSONResponse(ops.presets())
+        return await answer("rules", b"{}")
 
     async def rule_set(request: Request) -> Response:
-        return JSONResponse(ops.preset(request.path_params["name"]))
+        return await answer("rules", _dumps({"name": request.path_params["name"]}))
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok", "version": version})
@@ -277,8 +260,8 @@ def create_app(
 
     routes = [
         Route("/v1/solve", route("solve", solve), methods=["POST"]),
-        Route("/v1/settle", route("settle", posted(ops.settle_round)), methods=["POST"]),
-        Route("/v1/naturals", route("naturals", posted(ops.naturals)), methods=["POST"]),
+        Route("/v1/settle", route("settle", posted("settle")), methods=["POST"]),
+        Route("/v1/naturals", route("naturals", posted("naturals")), methods=["POST"]),
         Route("/v1/rules", route("rules", rules), methods=["GET"]),
         Route("/v1/rules/{name}", route("rule_set", rule_set), methods=["GET"]),
         Route("/healthz", route("healthz", healthz, auth=False), methods=["GET"]),

@@ -1,6 +1,8 @@
-"""The service's one error answer: ``{"error": {"code", "message", "field", "type"}}`` with its
-HTTP status, and the mapping of the package's exceptions onto it (their message unchanged, the
-field named from their attributes). No traceback ever reaches an answer."""
+"""The service's one error answer, ``{"error": {"code", "message", "field", "type"}}`` with its
+HTTP status, for the answers Python itself gives (the HTTP front's 401, 404, 413, 504; the
+requests themselves are answered by the core's service, in the same shape), and the mapping of
+the package's exceptions onto it for ``solve --jsonl`` (their message unchanged, the field
+named from their attributes). No traceback ever reaches an answer."""
 
 from __future__ import annotations
 
@@ -8,21 +10,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .. import _core
 from ..exceptions import ChinesePokerError
 
-#: Every error code an answer may carry, with its HTTP status (the stdio mode sends the code).
-CODES: dict[str, int] = {
-    "bad_json": 400,
-    "unauthorized": 401,
-    "not_found": 404,
-    "method_not_allowed": 405,
-    "too_large": 413,
-    "invalid_input": 422,
-    "busy": 429,
-    "client_closed": 499,
-    "internal": 500,
-    "timeout": 504,
-}
+#: Every error code an answer may carry, with its HTTP status (the stdio mode sends the code):
+#: the core's table (``chinese_poker::service::CODES``).
+CODES: dict[str, int] = dict(_core.ERROR_CODES)
 
 
 class ApiError(Exception):
@@ -52,11 +45,6 @@ class ApiError(Exception):
                 "type": self.kind,
             }
         }
-
-
-def invalid(field: str | None, message: str) -> ApiError:
-    """A request the service itself refuses (its shape or its limits), naming ``field``."""
-    return ApiError("invalid_input", f"{field}: {message}" if field else message, field)
 
 
 def _join(base: str | None, name: str) -> str:

@@ -1,8 +1,8 @@
-"""The service's request and response models, defined once: the request readers use them (an
-unknown or missing field is refused, naming it; defaults are filled in) and the OpenAPI
-document is built from them. Defaults come from the library's own signatures, names and
-choices from ``_core``, and the rule set's JSON Schema from the core's default rule set, its
-presets and its choices, so nothing the core owns is written again here."""
+"""The service's request and response models, as the OpenAPI document describes them (the
+core's service reads the requests: ``crates/core/src/service``, the same fields and defaults).
+Defaults come from the library's own signatures, names and choices from ``_core``, and the rule
+set's JSON Schema from the core's default rule set, its presets and its choices, so nothing the
+core owns is written again here."""
 
 from __future__ import annotations
 
@@ -17,25 +17,10 @@ from typing import Any
 from .. import _core
 from ..scoring import settle
 from ..solver import Decision, MonteCarlo, Solver
-from .errors import CODES, invalid
+from .errors import CODES
 from .limits import Limits
 
 JSON = dict[str, Any]
-
-
-def json_type(value: object) -> str:
-    """The JSON name of a decoded value's type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 @dataclass(frozen=True)
@@ -49,27 +34,12 @@ class Field:
 
 @dataclass(frozen=True)
 class Model:
-    """A JSON object of known fields: read with `read()`, documented with `schema()`."""
+    """A JSON object of known fields, documented with `schema()` (the core's service reads
+    requests: ``crates/core/src/service/ops.rs`` lists the same fields)."""
 
     name: str
     description: str
     fields: tuple[Field, ...]
-
-    def read(self, data: object, where: str | None = None) -> JSON:
-        """``data``'s fields, defaults filled in; an object is required, an unknown or missing
-        field is refused naming it (``where`` prefixes the names of a nested object)."""
-        if not isinstance(data, dict):
-            raise invalid(where, f"expected a JSON object, got {json_type(data)}")
-        names = [f.name for f in self.fields]
-        for key in data:
-            if key not in names:
-                raise invalid(
-                    _path(where, key), f"unknown field; expected one of {', '.join(names)}"
-                )
-        for f in self.fields:
-            if f.required and f.name not in data:
-                raise invalid(_path(where, f.name), "required")
-        return {f.name: data.get(f.name, f.default) for f in self.fields}
 
     def schema(self) -> JSON:
         props = {}

@@ -1,7 +1,8 @@
 """``chinese-poker serve --stdio``: JSON lines in and out. Each line is a request of the HTTP
-shape plus ``"op"`` (a key of `ops.OPS`) and an optional ``"id"`` echoed back; each is
-answered on one line, flushed, as soon as it is read. A bad line is answered with an error line
-(``{"id": ..., "error": {"code", "message", "field", "type"}}``) and the stream goes on."""
+shape plus ``"op"`` (one of `ops.OPS`) and an optional ``"id"`` echoed back; each is answered on
+one line, flushed, as soon as it is read. A bad line is answered with an error line
+(``{"id": ..., "error": {"code", "message", "field", "type"}}``) and the stream goes on. The
+core's service reads each line and writes its answer (`ops`); this loop only reads and writes."""
 
 from __future__ import annotations
 
@@ -10,39 +11,17 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from . import ops
-from .errors import ApiError, invalid
 from .limits import Limits
-from .schema import JSON, json_type
-
-OP = "op"
-ID = "id"
 
 
-def answer(line: bytes, limits: Limits) -> JSON:
-    """The answer to one request line (an error answer rather than an exception)."""
-    ident: Any = None
-    try:
-        if len(line) > limits.max_body:
-            raise ApiError("too_large", f"the request line is longer than {limits.max_body} bytes")
-        try:
-            data = json.loads(line)
-        except (ValueError, RecursionError) as e:
-            raise ApiError("bad_json", f"the request line is not JSON: {e}") from None
-        if not isinstance(data, dict):
-            raise invalid(None, f"expected a JSON object, got {json_type(data)}")
-        ident = data.pop(ID, None)
-        op = data.pop(OP, None)
-        if not isinstance(op, str) or op not in ops.OPS:
-            raise invalid(OP, f"expected one of {', '.join(ops.OPS)}, got {op!r}")
-        result = ops.run(op, data, limits)
-    except ApiError as e:
-        result = e.to_dict()
-    return {ID: ident, **result} if ident is not None else result
+def answer(line: bytes, limits: Limits) -> Any:
+    """The answer to one request line, as data (an error answer rather than an exception)."""
+    return json.loads(ops.service(limits).answer_line(line))
 
 
 def lines(stdin: IO[bytes], limit: int) -> Iterator[bytes]:
     """The lines of ``stdin``, each read at most ``limit + 1`` bytes at a time: a longer line is
-    given as its first ``limit + 1`` bytes (which ``answer`` refuses as too large) and the rest
+    given as its first ``limit + 1`` bytes (which the service refuses as too large) and the rest
     of it is read and dropped in pieces, so no line costs more memory than the limit."""
     while True:
         line = stdin.readline(limit + 1)
@@ -56,17 +35,12 @@ def lines(stdin: IO[bytes], limit: int) -> Iterator[bytes]:
         yield line
 
 
-def serve(stdin: IO[bytes], stdout: IO[str], limits: Limits) -> None:
+def serve(stdin: IO[bytes], stdout: IO[bytes], limits: Limits) -> None:
     """Answers ``stdin`` line by line until it closes."""
+    core = ops.new_service(limits)
     for raw in lines(stdin, limits.max_body):
         line = raw.strip()
         if not line:
             continue
-        result = answer(line, limits)
-        try:
-            text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
-            text.encode()
-        except UnicodeEncodeError:  # a lone surrogate echoed from the request: escaped
-            text = json.dumps(result, separators=(",", ":"))
-        stdout.write(text + "\n")
+        stdout.write(core.answer_line(line) + b"\n")
         stdout.flush()

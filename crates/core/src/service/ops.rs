@@ -324,10 +324,22 @@ struct Full<'a> {
 
 #[derive(Serialize)]
 /// A solve answer: what made it (the rule set's digest, the tables) and one solution per hand.
-struct Solutions<T> {
-    rules_digest: String,
-    tables: Option<TablesId>,
+struct Solutions<'a, T> {
+    rules_digest: &'a str,
+    tables: Option<&'a TablesId>,
     solutions: Vec<T>,
+}
+
+/// A solve answer's JSON: what made it and one solution per hand.
+fn answer<T: Serialize>(
+    solver: &Solver,
+    solutions: impl IntoIterator<Item = T>,
+) -> Result<Vec<u8>, ApiError> {
+    to_json(&Solutions {
+        rules_digest: &solver.rules.digest,
+        tables: solver.objective.tables(),
+        solutions: solutions.into_iter().collect(),
+    })
 }
 
 fn read_hand(text: &str) -> crate::Result<Hand> {
@@ -378,8 +390,6 @@ fn solve(service: &Service, data: &Value, stop: Stop<'_>) -> Result<Answer, ApiE
     let detail = detail.map_or(Some(DETAIL_FULL), Value::as_str);
     let objective = if mc.is_some() { MONTE_CARLO } else { TABLE };
     let solved_count = Some((objective, hands.len() as u64));
-    let rules_digest = solver.rules.digest.clone();
-    let tables = solver.objective.tables().cloned();
     let full = detail == Some(DETAIL_FULL);
     if full || (detail == Some(DETAIL_DECISION) && mc.is_some()) {
         // Monte Carlo holds one of the service's slots while it samples
@@ -418,31 +428,17 @@ fn solve(service: &Service, data: &Value, stop: Stop<'_>) -> Result<Answer, ApiE
                 &s.objective,
             ));
         }
+        let pairs = hands.iter().zip(&solved);
         let body = if full {
-            let solutions = hands
-                .iter()
-                .zip(&solved)
-                .map(|(hand, solved)| Full { hand, solved })
-                .collect();
-            to_json(&Solutions {
-                rules_digest,
-                tables,
-                solutions,
-            })?
+            answer(&solver, pairs.map(|(hand, solved)| Full { hand, solved }))?
         } else {
-            let solutions = hands
-                .iter()
-                .zip(&solved)
-                .map(|(hand, s)| {
+            answer(
+                &solver,
+                pairs.map(|(hand, s)| {
                     let sol = &s.solution;
                     Decided::new(hand, sol.choice, &sol.codes, sol.value)
-                })
-                .collect();
-            to_json(&Solutions {
-                rules_digest,
-                tables,
-                solutions,
-            })?
+                }),
+            )?
         };
         return Ok((body, solved_count));
     }
@@ -505,12 +501,7 @@ fn solve(service: &Service, data: &Value, stop: Stop<'_>) -> Result<Answer, ApiE
             .map_err(|e| ApiError::new("internal", format!("internal error: {e}")))?;
         solutions.push(Decided::new(hands[i], choice, &codes[i], values[i]));
     }
-    let body = to_json(&Solutions {
-        rules_digest,
-        tables,
-        solutions,
-    })?;
-    Ok((body, solved_count))
+    Ok((answer(&solver, solutions)?, solved_count))
 }
 
 /// A seat's decision: the command line's text ([`Decision::parse`]), or a decision as
