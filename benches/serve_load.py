@@ -221,15 +221,19 @@ def in_process(hands: list[str], big: int, repeats: int) -> tuple[float, float, 
     return statistics.median(per) * 1e6, statistics.median(per_dict) * 1e6, statistics.median(rates)
 
 
-def stdio(lines: list[str], per_line: int = 1) -> tuple[float, float]:
-    """The stdio mode, ``per_line`` hands a line (``detail`` decision when more than one):
-    seconds to the first answer (input still open) and hands/s."""
+def stdio(
+    lines: list[str], per_line: int = 1, python: str = sys.executable, decision: bool = False
+) -> tuple[float, float]:
+    """The stdio mode of ``python``'s package, ``per_line`` hands a line (``detail`` decision
+    when more than one, or with ``decision``): seconds to the first answer (input still open)
+    and hands/s."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "chinese_poker", "serve", "--stdio"],
+        [python, "-m", "chinese_poker", "serve", "--stdio"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=env(),
+        cwd="/",  # the installed package of `python`, not a checkout's sources
     )  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None
-    detail = {"detail": "decision"} if per_line > 1 else {}
+    detail = {"detail": "decision"} if per_line > 1 or decision else {}
     requests = [
         json.dumps({"op": "solve", "id": i, "hands": lines[j : j + per_line], **detail}) + "\n"
         for i, j in enumerate(range(0, len(lines), per_line))
@@ -264,6 +268,44 @@ def stdio(lines: list[str], per_line: int = 1) -> tuple[float, float]:
     return first_s, answered * per_line / elapsed
 
 
+def stdio_only(lines: int, rounds: int, before: str | None) -> None:
+    """``--stdio-only``: one-hand lines (``detail`` full, and decision) against the in-process
+    ``Solver.solve`` (its µs per hand, and with ``to_dict()``), ``rounds`` times, alternating
+    with the same phases of ``before`` (another build's Python) when given: medians and
+    ratios, side by side in one run."""
+    hands = hands_text(1000, 1)
+    builds = {"this build": sys.executable, **({"before": before} if before else {})}
+    rates: dict[tuple[str, str], list[float]] = {}
+    solve_us: list[tuple[float, float]] = []
+    for r in range(rounds):
+        solve_us.append(in_process(hands, 256, 1)[:2])
+        for name, python in builds.items():
+            for detail in ("full", "decision"):
+                text = hands_text(lines + 2, 100 + r)
+                _, rate = stdio(text, python=python, decision=detail == "decision")
+                rates.setdefault((name, detail), []).append(rate)
+    solve = statistics.median(u for u, _ in solve_us)
+    solve_dict = statistics.median(d for _, d in solve_us)
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; {rounds} "
+          f"rounds of {lines} one-hand lines ({RULES}, {PLAYERS} players)\n")  # fmt: skip
+    print(f"in-process `Solver.solve`: {solve:.1f} µs per hand ({1e6 / solve:,.0f} hands/s); "
+          f"with `to_dict()`: {solve_dict:.1f} µs\n")  # fmt: skip
+    print(
+        "| stdio, one-hand lines | hands/s (median, min-max) | µs per hand | "
+        "× `Solver.solve` | × `Solver.solve` + `to_dict` |\n|---|---|---|---|---|"
+    )
+    for (name, detail), got in rates.items():
+        med = statistics.median(got)
+        us = 1e6 / med
+        print(f"| {name}, detail {detail} | {med:,.0f} ({min(got):,.0f}-{max(got):,.0f}) | "
+              f"{us:.1f} | {us / solve:.1f} | {us / solve_dict:.1f} |")  # fmt: skip
+    if before:
+        for detail in ("full", "decision"):
+            now = statistics.median(rates[("this build", detail)])
+            then = statistics.median(rates[("before", detail)])
+            print(f"\ndetail {detail}: this build {now / then:.2f}× the hands/s of before")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=3000, help="per concurrency level")
@@ -272,7 +314,15 @@ def main() -> None:
     parser.add_argument("--soak", type=float, default=60, help="seconds at concurrency 64")
     parser.add_argument("--stdio-lines", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=None, help="server --workers")
+    parser.add_argument("--stdio-only", action="store_true", help="only the stdio phase")
+    parser.add_argument("--rounds", type=int, default=5, help="--stdio-only: rounds")
+    parser.add_argument(
+        "--before", default=None, help="--stdio-only: the python of another build, side by side"
+    )
     args = parser.parse_args()
+    if args.stdio_only:
+        stdio_only(args.stdio_lines, args.rounds, args.before)
+        return
 
     hands = hands_text(1000, 1)
     solve_us, solve_dict_us, batch_rate = in_process(hands, 256, 20)

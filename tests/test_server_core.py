@@ -178,3 +178,31 @@ def test_stdio_lines_and_slots() -> None:
     worker.join(5)
     assert isinstance(outcome[0], CancelledError)
     assert service.free_slots == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        (b"[" * 100_000, "bad_json"),
+        (b'{"op": "solve", "hands": [1e999]}', "bad_json"),
+        (b'{"op": "solve", "hands": [NaN]}', "bad_json"),
+        (b'{"op": "solve", "hands": ["\\ud800"]}', "bad_json"),
+        (b"\xff\xfe", "bad_json"),
+        (b'{"op": "solve", "hands": ["As"], "players": 18446744073709551616}', "invalid_input"),
+        (b'{"op": "solve", "hands": ["As"], "players": -0}', "invalid_input"),
+        (b'{"op": "settle", "decisions": [], "dealer": -0.0}', "invalid_input"),
+        (b'{"op": "rules", "op": "fold"}', "invalid_input"),
+        ('{"op": "solve", "hands": [], "hands": ["A♠ K♠"]}'.encode(), "invalid_input"),
+    ],
+)
+def test_hostile_lines_are_answered_never_raised(line: bytes, code: str) -> None:
+    got = json.loads(ops.new_service(LIMITS).answer_line(line))
+    assert got["error"]["code"] == code, got
+
+
+def test_duplicate_keys_mean_their_last_value_and_text_round_trips() -> None:
+    hand = "A♠ K♠ Q♠ J♠ 9♥ 9♦ 7♣ 6♣ 5♦ 4♥ 3♠ 2♠ 2♦"
+    line = '{"op": "solve", "id": "♣", "players": 9, "players": 2, "hands": ["' + hand + '"]}'
+    got = json.loads(ops.new_service(LIMITS).answer_line(line.encode()))
+    assert got["id"] == "♣" and got["solutions"][0]["hand"] == hand
+    assert got["solutions"][0]["players"] == 2

@@ -325,7 +325,7 @@ impl PyObjective {
 
 fn top_k_arg(top_k: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match top_k {
-        None => Ok(5),
+        None => Ok(core_solve::DEFAULT_TOP_K),
         Some(k) => Ok(crate::args::int_arg(k, "top_k", 1, core_solve::MAX_TOP_K as i128)? as usize),
     }
 }

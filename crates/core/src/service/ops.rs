@@ -31,8 +31,6 @@ pub const MONTE_CARLO: &str = "monte_carlo";
 pub const DETAIL_FULL: &str = "full";
 /// `detail`: the decision and its value (the table objective solves the hands as one batch).
 pub const DETAIL_DECISION: &str = "decision";
-/// Default `top_k`: the best plays listed per hand (the library's `Solver.solve`).
-pub const DEFAULT_TOP_K: i128 = 5;
 
 /// The solve request.
 pub const SOLVE: Model = Model {
@@ -399,7 +397,7 @@ fn solve(service: &Service, data: &Value, stop: Stop<'_>) -> Result<Answer, ApiE
             None
         };
         // `null` is the library's default, as `top_k=None` is
-        let default_top_k = Value::from(DEFAULT_TOP_K as u64);
+        let default_top_k = Value::from(solve::DEFAULT_TOP_K);
         let top_k = field(request, "top_k").filter(|v| !v.is_null());
         let top_k = top_k.unwrap_or(&default_top_k);
         let mut solved = Vec::with_capacity(hands.len());

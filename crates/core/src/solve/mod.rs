@@ -23,6 +23,8 @@ pub mod train;
 
 /// The most plays a solution lists (`top_k`).
 pub const MAX_TOP_K: usize = 1_000_000;
+/// The plays a solution lists when the caller names no number (`Solver.solve`, the service).
+pub const DEFAULT_TOP_K: usize = 5;
 
 pub use classes::{Classes, FIVE_CLASSES, FRONT_CLASSES};
 pub use enumerate::{Bound, Scratch, Split};
