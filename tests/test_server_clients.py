@@ -16,8 +16,6 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 openapi_schema_validator = pytest.importorskip("openapi_schema_validator")
 

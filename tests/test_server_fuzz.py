@@ -13,11 +13,7 @@ import time
 from typing import Any
 
 import pytest
-
-pytest.importorskip("starlette")
-
 from chinese_poker.server import ops, stdio  # noqa: E402
-from chinese_poker.server.app import _dumps  # noqa: E402
 from chinese_poker.server.errors import CODES, ApiError  # noqa: E402
 from chinese_poker.server.limits import Limits  # noqa: E402
 from hypothesis import given  # noqa: E402
@@ -45,6 +41,13 @@ odd_values = st.recursive(
 
 SOLVE_FIELDS = ("hands", "rules", "players", "objective", "top_k", "detail")
 MC_FIELDS = ("samples", "seed", "time_limit")
+
+
+def _dumps(data: Any) -> bytes:
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    except UnicodeEncodeError:
+        return json.dumps(data, separators=(",", ":")).encode()
 
 
 def _check(result: Any) -> None:

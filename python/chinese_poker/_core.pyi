@@ -482,6 +482,10 @@ CHOICE_NAMES: tuple[str, ...]
 ERROR_CODES: dict[str, int]
 """Every error code a service answer may carry, with its HTTP status."""
 SERVICE_OPS: tuple[str, ...]
+# every limit of the service: (name, default, low, high, whole, help)
+SERVICE_LIMITS: tuple[tuple[str, float, float, float, bool, str], ...]
+TOKEN_COOKIE: str  # the sign-in cookie of the service's pages
+SERVER_LIBRARIES: str  # the HTTP libraries compiled into the extension, with their versions
 """The service's operations, by their stdio ``"op"`` names: solve, settle, naturals, rules."""
 
 TABLES_INDEX: str  # the file naming a tables directory's files by tables key
@@ -620,6 +624,36 @@ class Service:
     def answer_line(self, line: bytes) -> bytes: ...
     @property
     def free_slots(self) -> int: ...
+
+@final
+class HttpServer:
+    """The service's HTTP front (hyper, in Rust), bound to its address; `serve()` runs it."""
+
+    def __new__(
+        cls,
+        *,
+        host: str,
+        port: int,
+        token: str | None,
+        cors_origins: list[str],
+        access_log: bool,
+        log_errors: bool,
+        read_timeout: float,
+        timeout: float,
+        max_connections: int,
+        max_body: int,
+        workers: int,
+        version: str,
+    ) -> HttpServer: ...
+    def address(self) -> tuple[str, int]: ...
+    def serve(
+        self,
+        service: Service,
+        pages: Callable[[str, str, str, bytes], tuple[int, str, list[tuple[str, str]], bytes]],
+    ) -> None: ...
+
+def token_matches(given: str, token: str) -> bool: ...
+def bearer_matches(header: str, token: str) -> bool: ...
 
 @final
 class Objective:

@@ -30,9 +30,6 @@ _OTHERS = (
     "tqdm",
     "tomli-w",
     "platformdirs",
-    "starlette",
-    "uvicorn",
-    "prometheus-client",
 )
 
 
@@ -71,6 +68,8 @@ def versions() -> dict[str, str]:
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "machine": platform.machine(),
+        # compiled into the extension: the service's HTTP front
+        "server": _core.SERVER_LIBRARIES,
     }
     for name in _OTHERS:
         try:
@@ -82,8 +81,8 @@ def versions() -> dict[str, str]:
 
 def show_versions() -> None:
     """Print what a bug report needs: the package, Python, the platform and every library it
-    may use (numpy, pyarrow, ray, matplotlib, tqdm, tomli-w, platformdirs, and the service's
-    starlette, uvicorn and prometheus-client), one per line."""
+    may use (numpy, pyarrow, ray, matplotlib, tqdm, tomli-w, platformdirs), and the
+    HTTP libraries compiled into the service (hyper, tokio), one per line."""
     found = versions()
     width = max(map(len, found))
     for name, version in found.items():

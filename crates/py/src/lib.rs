@@ -7,6 +7,7 @@ mod cards;
 mod decision;
 mod errors;
 mod eval;
+mod http;
 mod interrupt;
 mod py_objects;
 mod results;
@@ -33,6 +34,8 @@ mod _core {
     };
     #[pymodule_export]
     use super::eval::{evaluate, evaluate_batch, PyHandRank};
+    #[pymodule_export]
+    use super::http::{bearer_matches, token_matches, PyHttpServer};
     #[pymodule_export]
     use super::results::{
         PyAlternative, PyMatchup, PyPayment, PyPlayerResult, PyRowResult, PySettlement, PySolution,
@@ -127,6 +130,11 @@ mod _core {
             "TABLES_SOURCES",
             pyo3::types::PyTuple::new(m.py(), sources)?,
         )?;
+        m.add("TOKEN_COOKIE", chinese_poker_server::TOKEN_COOKIE)?;
+        m.add("SERVER_LIBRARIES", chinese_poker_server::LIBRARIES)?;
+        let limits = chinese_poker::service::limits::limits()
+            .map(|l| (l.name, l.default, l.low, l.high, l.whole, l.help));
+        m.add("SERVICE_LIMITS", pyo3::types::PyTuple::new(m.py(), limits)?)?;
         super::rules::add_names(m)
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// The solver service (`chinese_poker.server`): requests as JSON bytes in, answers as JSON
 /// bytes out, its limits enforced, its Monte Carlo slots shared by every thread that calls it.
 #[pyclass(name = "Service", module = "chinese_poker._core", frozen)]
-pub struct PyService(Arc<Service>);
+pub struct PyService(pub(crate) Arc<Service>);
 
 /// An answer as Python gets it: (status, body, error code, (objective, hands solved)).
 type PyReply<'py> = (

@@ -28,10 +28,6 @@ from ..server.limits import Limit
 from ._options import Shared, command, int_arg
 from ._shared import PROG, fail
 
-MISSING = 'the server needs the [server] extra: pip install "chinese-poker[server]"'
-
-
-SWITCH_INTERVAL = 0.0005  # seconds
 PORT = int_arg("a port from 0 to 65535", 0, 65535)
 
 
@@ -152,12 +148,8 @@ def run(args: argparse.Namespace) -> None:
         token = read_token(args.token_file)
     except (OSError, UnicodeDecodeError, ValueError) as e:
         fail("--token-file", f"cannot read a token: {e}")
-    try:
-        import uvicorn
+    from ..server.http import serve
 
-        from ..server.app import create_app
-    except ImportError:
-        fail("serve", MISSING)
     _check_address(args.host, args.port)
     if token is None and not _local(args.host):
         warnings.warn(
@@ -166,33 +158,23 @@ def run(args: argparse.Namespace) -> None:
             UserWarning,
             stacklevel=1,
         )
-    # the event loop answers between the workers' turns: hand it the GIL sooner than every 5 ms
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    app = create_app(limits, token, args.cors_origin)
-
-    class Server(uvicorn.Server):
-        async def startup(self, sockets: Any = None) -> None:
-            await super().startup(sockets)
-            for server in getattr(self, "servers", []):
-                host, port = server.sockets[0].getsockname()[:2]
-                shown = f"[{host}]" if ":" in host else host
-                print(f"{PROG} serve: listening on http://{shown}:{port}", file=sys.stderr)
-                sys.stderr.flush()
-
-    from ..server.protocol import with_read_deadline
-
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(message)s")
     _more_file_descriptors(limits.max_connections)
-    config = uvicorn.Config(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        access_log=args.access_log,
-        timeout_graceful_shutdown=int(limits.timeout) + 1,
-        lifespan="on",
-        http=with_read_deadline(limits.read_timeout),
-        limit_concurrency=limits.max_connections,
-    )
-    if args.access_log:  # its lines are at the info level, whatever --log-level hides
-        logging.getLogger("uvicorn.access").setLevel(logging.INFO)
-    Server(config).run()
+
+    def announce(host: str, port: int) -> None:
+        shown = f"[{host}]" if ":" in host else host
+        print(f"{PROG} serve: listening on http://{shown}:{port}", file=sys.stderr, flush=True)
+
+    try:
+        serve(
+            limits,
+            token,
+            host=args.host,
+            port=args.port,
+            cors_origins=args.cors_origin,
+            access_log=args.access_log,
+            log_errors=LOG_LEVELS.index(args.log_level) <= LOG_LEVELS.index("error"),
+            announce=announce,
+        )
+    except OSError as e:
+        fail("--port", f"cannot listen on {args.host}:{args.port} ({e.strerror or e})")

@@ -1,6 +1,6 @@
 """The service's one error answer, ``{"error": {"code", "message", "field", "type"}}`` with its
-HTTP status, for the answers Python itself gives (the HTTP front's 401, 404, 413, 504; the
-requests themselves are answered by the core's service, in the same shape), and the mapping of
+HTTP status, as Python code sees it (`ops.run` raises it for an error answer of the core's
+service, which writes every answer of the HTTP front and the stdio mode), and the mapping of
 the package's exceptions onto it for ``solve --jsonl`` (their message unchanged, the field
 named from their attributes). No traceback ever reaches an answer."""
 

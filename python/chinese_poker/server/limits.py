@@ -3,7 +3,6 @@ option per `LIMITS` entry, with these bounds and this help), and the bearer-toke
 
 from __future__ import annotations
 
-import hmac
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -18,7 +17,8 @@ DEFAULT_PORT = 8013
 
 @dataclass(frozen=True)
 class Limit:
-    """One limit: its ``Limits`` field, default, bounds and the help of its option."""
+    """One limit: its ``Limits`` field, default, bounds and the help of its option (the core's
+    table, ``_core.SERVICE_LIMITS``)."""
 
     name: str
     default: float
@@ -35,55 +35,12 @@ class Limit:
         return isinstance(self.default, int)
 
 
-LIMITS: tuple[Limit, ...] = (
-    Limit("max_body", 1 << 20, 1 << 10, 1 << 26, "largest request body (bytes); larger: 413"),
-    Limit("max_hands", 1024, 1, 100_000, "most hands in one solve request; more: 422"),
-    Limit(
-        "max_samples",
-        100_000,
-        _core.MIN_SAMPLES,
-        _core.MAX_SAMPLES,
-        "most Monte Carlo samples in one request (samples x hands); more: 422",
-    ),
-    Limit(
-        "mc_slots",
-        2,
-        1,
-        _core.MAX_THREADS,
-        "Monte Carlo requests solved at once (one thread each); another one meanwhile: 429",
-    ),
-    Limit(
-        "workers",
-        min(os.cpu_count() or 1, 8),
-        1,
-        _core.MAX_THREADS,
-        "threads that solve and settle (the event loop never does)",
-    ),
-    Limit(
-        "read_timeout",
-        10.0,
-        0.05,
-        3600.0,
-        "seconds a client may take to send a whole request, headers and body; slower: its "
-        "connection is closed",
-    ),
-    Limit(
-        "max_connections",
-        512,
-        1,
-        65_536,
-        "connections and requests at once; more: 503 (each open connection holds a file "
-        "descriptor)",
-    ),
-    Limit(
-        "timeout",
-        30.0,
-        0.01,
-        3600.0,
-        "seconds a request may take; later: 504, and its work is cancelled (a Monte Carlo "
-        "request's time_limit x hands must fit in it)",
-    ),
-)
+def _limit(name: str, default: float, low: float, high: float, whole: bool, help: str) -> Limit:
+    kind = int if whole else float
+    return Limit(name, kind(default), kind(low), kind(high), help)
+
+
+LIMITS: tuple[Limit, ...] = tuple(_limit(*entry) for entry in _core.SERVICE_LIMITS)
 
 
 @dataclass(frozen=True)
@@ -123,10 +80,6 @@ def read_token(token_file: str | None) -> str | None:
 
 
 def authorized(header: str | None, token: str | None) -> bool:
-    """Whether an ``Authorization`` header carries ``token`` (compared in constant time)."""
-    if token is None:
-        return True
-    scheme, _, given = (header or "").strip().partition(" ")
-    if scheme.lower() != "bearer":  # the scheme's name is case-insensitive (RFC 9110)
-        return False
-    return hmac.compare_digest(given.strip().encode(), token.encode())
+    """Whether an ``Authorization`` header carries ``token``: the HTTP front's own check (the
+    scheme's name case-insensitive, the token compared in constant time)."""
+    return token is None or _core.bearer_matches(header or "", token)

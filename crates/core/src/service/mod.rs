@@ -16,6 +16,7 @@
 //! in one object means its last value, as in Python.
 
 pub mod error;
+pub mod limits;
 pub mod ops;
 pub mod request;
 
@@ -79,14 +80,15 @@ pub struct ServiceLimits {
 }
 
 impl Default for ServiceLimits {
-    /// The `serve` command's defaults.
+    /// The `serve` command's defaults ([`limits::limits`]).
     fn default() -> Self {
+        use limits::default_of;
         ServiceLimits {
-            max_body: 1 << 20,
-            max_hands: 1024,
-            max_samples: 100_000,
-            mc_slots: 2,
-            timeout: 30.0,
+            max_body: default_of("max_body") as usize,
+            max_hands: default_of("max_hands") as usize,
+            max_samples: default_of("max_samples") as u64,
+            mc_slots: default_of("mc_slots") as usize,
+            timeout: default_of("timeout"),
         }
     }
 }
