@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::{watch, Semaphore};
 
+/// The longest request head, request line and headers (bytes); longer: 431 and closed.
+const MAX_HEAD: usize = 64 * 1024;
+
 /// How often the accept loop asks whether to stop (the caller's check: Ctrl-C, SIGTERM).
 const STOP_POLL: Duration = Duration::from_millis(50);
 
@@ -125,6 +128,7 @@ async fn connection(
         .timer(TokioTimer::new())
         .header_read_timeout(state.config.read_timeout)
         .keep_alive(true)
+        .max_buf_size(MAX_HEAD)
         .serve_connection(TokioIo::new(stream), service);
     tokio::pin!(conn);
     tokio::select! {
