@@ -91,6 +91,7 @@ examples: $(VENV)/.ready
 rust-test:
 	cargo test --release --quiet -p chinese-poker
 	cargo test --release --quiet -p chinese-poker --features search-stats --test solve_bound given_
+	cargo test --release --quiet -p chinese-poker-server
 
 py-test: $(VENV)/.ready
 	$(PY) -m pytest -q --benchmark-disable
