@@ -8,7 +8,7 @@ use crate::errors::{py_err, OrPyErr};
 use crate::interrupt::interruptible_here;
 use crate::solve::PyTableEv;
 use chinese_poker::error::Error;
-use chinese_poker::service::{ApiError, Op, RuleSet, Service, ServiceLimits, CODES};
+use chinese_poker::service::{ApiError, Op, RuleSet, Service, ServiceLimits, TablesLoader, CODES};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
@@ -43,6 +43,23 @@ fn loader_error(py: Python<'_>, err: PyErr) -> ApiError {
     e
 }
 
+/// The core service's tables from Python's `load_tables(key, preset, players)` (the package's
+/// one choice between installed, shipped and fallback tables), called with the GIL on a
+/// cache miss only: for any front of the extension that builds its own `Service`.
+pub(crate) fn tables_loader(load_tables: Py<PyAny>) -> Box<TablesLoader> {
+    Box::new(move |rules: &RuleSet, players: usize| {
+        Python::attach(|py| {
+            let loaded = load_tables
+                .call1(py, (rules.key.as_str(), rules.preset, players))
+                .map_err(|e| loader_error(py, e))?;
+            let table = loaded
+                .cast_bound::<PyTableEv>(py)
+                .map_err(|e| loader_error(py, e.into()))?;
+            Ok(table.get().0.clone())
+        })
+    })
+}
+
 #[pymethods]
 impl PyService {
     /// A service with these limits; `load_tables(key, preset, players)` gives the table
@@ -71,20 +88,9 @@ impl PyService {
             mc_slots,
             timeout,
         };
-        let loader = move |rules: &RuleSet, players: usize| {
-            Python::attach(|py| {
-                let loaded = load_tables
-                    .call1(py, (rules.key.as_str(), rules.preset, players))
-                    .map_err(|e| loader_error(py, e))?;
-                let table = loaded
-                    .cast_bound::<PyTableEv>(py)
-                    .map_err(|e| loader_error(py, e.into()))?;
-                Ok(table.get().0.clone())
-            })
-        };
         Ok(PyService(Arc::new(Service::with_tables(
             limits,
-            Box::new(loader),
+            tables_loader(load_tables),
         ))))
     }
 

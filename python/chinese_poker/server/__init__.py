@@ -4,10 +4,11 @@
 pages and starts it) and a JSON-lines mode on standard input and output
 (``chinese-poker serve --stdio``).
 
-One job per module: `limits` (every limit and default, the token), `schema` (the
-request and response models and the OpenAPI document), `errors` (the error answer and the
-mapping of the package's exceptions), `ops` (the operations), `http` (the pages and the
-start and stop of the HTTP server), `stdio`, `page` (the HTML pages)."""
+One job per module: `limits` (every limit and default, the token), `schema` (the request and
+response models of the OpenAPI document), `errors` (the error answers Python gives itself, and
+the mapping of the package's exceptions for ``solve --jsonl``), `ops` (the core's service, which
+reads, checks, solves and answers every request, and the tables it plays), `http` (the pages
+and the start and stop of the HTTP server), `stdio`, `page` (the HTML pages)."""
 
 from __future__ import annotations
 
