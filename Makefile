@@ -148,6 +148,7 @@ bench: wheel
 	$(PY) benches/compare_boundary.py --ref 2104d42
 	$(PY) benches/per_call_gap.py
 	$(PY) benches/mc_call_cost.py
+	$(PY) benches/mc_hand_time.py
 	$(PY) benches/count_instructions.py --ref 2104d42 --presets two_four --players 2 4 --own-tables
 	$(PY) benches/serve_load.py
 	$(PY) benches/serve_ratios.py

@@ -227,6 +227,19 @@ def test_mc_call_cost_prints_its_table() -> None:
         assert re.search(row, out, re.M), out
 
 
+def test_mc_hand_time_compares_the_default_monte_carlo_against_itself() -> None:
+    out = _against_itself(
+        "mc_hand_time.py", "--hands 3 --rounds 1 --chunk 2 --presets two_four --players 2"
+    )
+    # both sides are this package: the same samples a hand (mean, median) on either side
+    row = re.search(
+        r"^\| two_four \| 2 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| (\d+, \d+) \| (\d+, \d+) \|$",
+        out,
+        re.M,
+    )
+    assert row and row[1] == row[2], out
+
+
 def test_fault_resume_kills_resumes_and_compares() -> None:
     import os
 

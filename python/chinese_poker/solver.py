@@ -320,7 +320,7 @@ class MonteCarlo:
 
     Args:
         samples: The most samples drawn, 2 to ``MAX_SAMPLES`` (10⁷); ``None``: ``MC_SAMPLES``
-            (1,000), or ``MAX_SAMPLES`` with a ``time_limit``, so that the clock decides.
+            (2,000), or ``MAX_SAMPLES`` with a ``time_limit``, so that the clock decides.
         seed: Seed of the sampled deals, 0 to 2⁶⁴ − 1.
         opponent_policy: How the sampled opponents set their hands: a
             [`TableEV`][chinese_poker.TableEV] (its tables, or the rule set's).

@@ -191,7 +191,7 @@ impl Budget {
 impl Default for Budget {
     fn default() -> Self {
         Budget {
-            samples: 1000,
+            samples: 2000,
             confidence: 0.95,
             candidates: 16,
             time_limit: None,
