@@ -10,7 +10,7 @@ export PYO3_PYTHON := $(abspath $(PY))
 WHEEL_DIR := $(or $(CARGO_TARGET_DIR),target)/wheels
 
 .PHONY: demo test dev wheel sdist wheel-check wheel-tests-min lint docs examples rust-test py-test \
-	fuzz bench clean python-version
+	fuzz bench quality clean python-version
 
 # The package needs CPython >= 3.11: said before anything is installed or built.
 python-version:
@@ -153,6 +153,13 @@ bench: wheel
 	$(PY) benches/serve_load.py
 	$(PY) benches/serve_ratios.py
 	$(PY) benches/fault_resume.py
+
+# How strongly the built-in policies play (benches/quality_report.py at its real sizes: the
+# calibration, a duplicate duel of MonteCarlo() against TableEV on every preset at 2 and 4
+# players, and the exploitability in a TableEV field); hours on a 2-core machine. The tables
+# of docs/quality.md come from it.
+quality: wheel
+	$(PY) benches/quality_report.py
 
 clean:
 	rm -rf $(VENV) target

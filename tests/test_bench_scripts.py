@@ -21,22 +21,20 @@ def _run(*args: str) -> str:
 def test_quality_report_prints_its_tables() -> None:
     out = _run(
         str(BENCHES / "quality_report.py"),
-        "--greedy-deals",
-        "60",
-        "--mc-deals",
-        "4",
-        "--mc4-deals",
-        "2",
-        "--mc4-presets",
-        "shisanshui",
-        "--mc-samples",
-        "20",
-        "--calibration-rounds",
-        "100",
+        *("--greedy-deals", "60", "--duel-deals", "3", "--duel-presets", "shisanshui"),
+        *("--seeds", "4", "5", "--br-hands", "4", "--br-samples", "30"),
+        *("--br-presets", "two_four", "--br-players", "2", "--calibration-rounds", "100"),
     )
-    assert "| TableEV vs Greedy | two_four | 2 | 60 |" in out
-    assert "MonteCarlo(samples=20) vs TableEV | two_four | 2 | 4 |" in out
-    assert "MonteCarlo(samples=20) vs 3 TableEV | shisanshui | 4 | 2 |" in out
+    assert "| TableEV vs Greedy | two_four | 2 | 4 | 60 | +" in out
+    for seed in (4, 5):  # every duel names its seed and deals, with its interval
+        row = (
+            rf"^\| MonteCarlo\(\) vs {{}} \| shisanshui \| {{}} \| {seed} \| 3 \| [+-][\d.]+ \| \["
+        )
+        assert re.search(row.format("TableEV", 2), out, re.M), out
+        assert re.search(row.format("3 TableEV", 4), out, re.M), out
+    for policy in ("TableEV()", "MonteCarlo()"):
+        gap = rf"^\| two_four \| 2 \| 4 \| \d+ \(\d+\) \| {re.escape(policy)} \| [+-][\d.]+ \| \["
+        assert re.search(gap, out, re.M), out
     assert out.count("| maceplay |") == 3  # calibration at 2, 3 and 4 players
 
 
