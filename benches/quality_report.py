@@ -58,12 +58,6 @@ def _presets(names: str) -> list[str]:
 
 
 def duels(args: argparse.Namespace) -> None:
-    print("## Duplicate duels (edge of A over B, points per hand)\n")
-    print(
-        "| A vs B | rules | players | seed | deals | edge | 95% CI | same setting "
-        "| deals to resolve | time |"
-    )
-    print("|---|---|---:|---:|---:|---:|---|---:|---:|---:|")
     runs = []
     if args.greedy_deals:
         runs.append(
@@ -77,6 +71,14 @@ def duels(args: argparse.Namespace) -> None:
                     (f"MonteCarlo() vs {vs}", cp.MonteCarlo(), cp.TableEV(), name, players,
                      args.duel_deals)
                 )  # fmt: skip
+    if not runs:
+        return
+    print("## Duplicate duels (edge of A over B, points per hand)\n")
+    print(
+        "| A vs B | rules | players | seed | deals | edge | 95% CI | same setting "
+        "| deals to resolve | time |"
+    )
+    print("|---|---|---:|---:|---:|---:|---|---:|---:|---:|")
     for label, a, b, rules, players, deals in runs:
         for seed in args.seeds:
             start = time.perf_counter()
