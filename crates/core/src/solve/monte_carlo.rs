@@ -448,16 +448,17 @@ pub(crate) const RACE_STEP: usize = 128;
 
 /// Fewest samples on which a play must differ from the anchor before it may lead the race (and
 /// so replace the anchor): below it the normal approximation of a sparse difference is far off.
-/// Chosen on 300 heads-up and 150 four-player `two_four` hands, each play's value known from
-/// 20,000 samples: it cut the harmful replacements of the anchor by a third at no loss of gain
-/// (docs/architecture.md, Monte Carlo).
+/// On 300 heads-up and 150 four-player `two_four` hands, each play's value known from 20,000
+/// samples (the test `racing_rule_gain`), it halved the replacements of the anchor by a worse
+/// play (0.6% to 0.3% of hands heads-up) at no loss of gain (docs/quality.md).
 pub const MIN_DIFFERING: u64 = 10;
 
 /// Points a hand below which a gain over the anchor is not worth sampling for: a play whose
 /// difference from the anchor cannot, at the racing confidence, reach it is dropped.
 /// Points are whole numbers under every rule set, so 0.02 is a small share of the least a
-/// single hand can move. On the hands of [`MIN_DIFFERING`] it kept the gain and spent 35–40%
-/// fewer samples at a 2,000-sample cap.
+/// single hand can move. On the hands of [`MIN_DIFFERING`], with it a 1,000-sample cap spent
+/// 20–27% fewer samples for the same gain, and a 2,000-sample cap as many as before (1.13× at 4
+/// players) for more of it.
 pub const INDIFFERENCE: f64 = 0.02;
 
 /// The racing rule's guards ([`MIN_DIFFERING`], [`INDIFFERENCE`]); one value, so that the
