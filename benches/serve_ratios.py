@@ -30,18 +30,7 @@ import time
 from collections.abc import Callable
 
 import chinese_poker as cp
-import numpy as np
-
-
-def hands_text(n: int, seed: int) -> list[str]:
-    rng = np.random.default_rng(seed)
-    return [" ".join(str(cp.Card(int(c))) for c in rng.permutation(52)[:13]) for _ in range(n)]
-
-
-def _env() -> dict[str, str]:
-    out = dict(os.environ)
-    out.pop("CHINESE_POKER_TOKEN", None)
-    return out
+from serve_load import env, hands_text  # the same hands and environment as the load test
 
 
 class Lean:
@@ -91,11 +80,11 @@ def measure(rules: str, players: int, rounds: int, n: int) -> dict[str, list[flo
     proc = subprocess.Popen(
         [sys.executable, "-m", "chinese_poker", "serve", "--port", "0"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        env=_env(),
+        env=env(),
     )  # fmt: skip
     pipe = subprocess.Popen(
         [sys.executable, "-m", "chinese_poker", "serve", "--stdio"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=_env(),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env(),
     )  # fmt: skip
     assert proc.stderr is not None and pipe.stdin is not None and pipe.stdout is not None
     port = int(re.search(r"http://127\.0\.0\.1:(\d+)", proc.stderr.readline()).group(1))  # type: ignore[union-attr]

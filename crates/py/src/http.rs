@@ -37,7 +37,8 @@ impl Pages for PyPages {
                         status: 500,
                         content_type: "application/json".into(),
                         headers: Vec::new(),
-                        body: br#"{"error":{"code":"internal","message":"internal error","field":null,"type":null}}"#.to_vec(),
+                        body: chinese_poker::service::ApiError::new("internal", "internal error")
+                            .to_json(),
                     }
                 }
             }

@@ -60,16 +60,12 @@ impl Drop for InFlight<'_> {
     }
 }
 
-fn seconds_text(s: f64) -> String {
-    format!("{s}")
-}
-
 fn timeout_error(config: &Config) -> ApiError {
     ApiError::new(
         "timeout",
         format!(
             "the request took longer than its time limit of {} s",
-            seconds_text(config.timeout.as_secs_f64())
+            config.timeout.as_secs_f64()
         ),
     )
 }
