@@ -9,7 +9,10 @@
    edge and its time: ``TableEV`` against the greedy baseline, and the default ``MonteCarlo()``
    against ``TableEV`` on every preset (``--duel-presets``) at 2 and 4 players
    (``--duel-players``; at 4 one ``MonteCarlo()`` seat against three ``TableEV`` seats), one
-   duel a seed of ``--seeds``.
+   duel a seed of ``--seeds``. With ``--tables-ref REF``, also ``TableEV()`` against the
+   table objective with commit ``REF``'s shipped tables (``--tables-deals`` deals, every
+   ``--duel-presets`` at every ``--duel-players``; at 4 one seat of today's tables against three
+   of ``REF``'s): what the current tables gain over those they replaced.
 3. Exploitability in a ``TableEV`` field: on dealt hands, every one of the table objective's
    best 16 plays valued by a large-sample Monte Carlo against ``TableEV`` opponents; the best
    response is the play with the best mean on one set of samples (``--br-samples``), valued on
@@ -22,6 +25,7 @@
 
 Run: ``python benches/quality_report.py [--calibration-rounds 1000000] [--greedy-deals 2000]
 [--duel-deals 2000] [--duel-presets all] [--duel-players 2 4] [--seeds 0]
+[--tables-ref e88cddc] [--tables-deals 100000]
 [--br-hands 200] [--br-samples 20000] [--br-presets all] [--br-players 2 4]``; a count of 0
 skips that part. ``make quality`` runs it at these sizes; the test suite runs it once tiny.
 Deterministic for its seeds.
@@ -30,7 +34,11 @@ Deterministic for its seeds.
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import chinese_poker as cp
 import numpy as np
@@ -57,6 +65,31 @@ def _presets(names: str) -> list[str]:
     return list(cp.RuleSet.presets()) if names in ("", "all") else names.split(",")
 
 
+# The shipped tables' directory, relative to the repository's root.
+DATA = "python/chinese_poker/data"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _git_show(ref: str, path: str) -> bytes:
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{ref}:{path}"], capture_output=True, check=False
+    )
+    if done.returncode:
+        raise SystemExit(f"--tables-ref {ref}: {done.stderr.decode().strip()}")
+    return done.stdout
+
+
+def ref_tables(ref: str, preset: str, players: int, into: Path) -> Path:
+    """Commit ``ref``'s shipped tables file for a preset and table size, written into ``into``."""
+    index = json.loads(_git_show(ref, f"{DATA}/tables.json"))
+    for entry in index["tables"]:
+        if [preset, players] in entry["presets"]:
+            path = into / f"{ref}-{entry['file']}"
+            path.write_bytes(_git_show(ref, f"{DATA}/{entry['file']}"))
+            return path
+    raise SystemExit(f"--tables-ref {ref}: no shipped tables for {preset} at {players} players")
+
+
 def duels(args: argparse.Namespace) -> None:
     runs = []
     if args.greedy_deals:
@@ -71,6 +104,16 @@ def duels(args: argparse.Namespace) -> None:
                     (f"MonteCarlo() vs {vs}", cp.MonteCarlo(), cp.TableEV(), name, players,
                      args.duel_deals)
                 )  # fmt: skip
+    if args.tables_ref:
+        into = Path(tempfile.mkdtemp(prefix="ref-tables-"))
+        for name in _presets(args.duel_presets):
+            for players in args.duel_players:
+                old = cp.TableEV(ref_tables(args.tables_ref, name, players, into))
+                vs = f"TableEV({args.tables_ref})"
+                vs = vs if players == 2 else f"{players - 1} {vs}"
+                runs.append(
+                    (f"TableEV() vs {vs}", cp.TableEV(), old, name, players, args.tables_deals)
+                )
     if not runs:
         return
     print("## Duplicate duels (edge of A over B, points per hand)\n")
@@ -198,6 +241,10 @@ def main() -> None:
     ap.add_argument("--duel-presets", default="all", help="comma-separated, or all")
     ap.add_argument("--duel-players", type=int, nargs="+", default=[2, 4])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0], help="one duel a seed")
+    ap.add_argument(
+        "--tables-ref", default=None, help="also duel TableEV() against this commit's tables"
+    )
+    ap.add_argument("--tables-deals", type=int, default=100_000, help="deals of those duels")
     ap.add_argument("--br-hands", type=int, default=200)
     ap.add_argument("--br-samples", type=int, default=20_000)
     ap.add_argument("--br-presets", default="all", help="comma-separated, or all")

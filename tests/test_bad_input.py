@@ -354,6 +354,38 @@ def test_training_arguments_out_of_range(kwargs: dict[str, int], name: str) -> N
         tables.train_all("/nonexistent-dir-never-created", **kwargs)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"improve_hands": -1}, "improve_hands"),
+        ({"improve_hands": 10**12}, "improve_hands"),
+        ({"improve_samples": 1}, "improve_samples"),
+        ({"improve_samples": 10**9}, "improve_samples"),
+    ],
+)
+def test_improvement_arguments_out_of_range(kwargs: dict[str, int], name: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(InvalidArgumentError, match=f'argument "{name}"'):
+        tables.train_tables("maceplay", 2, **kwargs)  # type: ignore[arg-type]
+    assert time.perf_counter() - start < 2  # refused before any training
+
+
+def test_a_bad_start_file_is_named_before_training(tmp_path: Path) -> None:
+    with pytest.raises(InvalidTablesError, match="No such file"):
+        tables.train_tables("maceplay", 2, start=tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a tables file")
+    with pytest.raises(InvalidTablesError, match="junk.npz"):
+        tables.train_tables("maceplay", 2, start=tmp_path / "junk.npz")
+    # tables of another table size: both keys named
+    other = tables.shipped_tables_path("maceplay", 4)
+    with pytest.raises(InvalidTablesError, match="another rule set or table size"):
+        tables.train_tables("maceplay", 2, start=other, improve_hands=10)
+    with pytest.raises(TypeError, match="start"):
+        tables.train_tables("maceplay", 2, start=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="improve_hands"):
+        tables.train_tables("maceplay", 2, improve_hands=1.5)  # type: ignore[arg-type]
+
+
 def test_training_argument_types() -> None:
     with pytest.raises(TypeError, match="seed"):
         tables.train_tables("maceplay", 2, seed=True)

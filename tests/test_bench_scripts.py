@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHES = Path(__file__).resolve().parent.parent / "benches"
 
 
@@ -36,6 +38,50 @@ def test_quality_report_prints_its_tables() -> None:
         gap = rf"^\| two_four \| 2 \| 4 \| \d+ \(\d+\) \| {re.escape(policy)} \| [+-][\d.]+ \| \["
         assert re.search(gap, out, re.M), out
     assert out.count("| maceplay |") == 3  # calibration at 2, 3 and 4 players
+
+
+def test_quality_report_duels_the_tables_of_a_commit() -> None:
+    root = BENCHES.parent
+    head = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if head.returncode:
+        pytest.skip("not a git checkout: no commit to take tables from")
+    ref = head.stdout.strip()
+    out = _run(
+        str(BENCHES / "quality_report.py"),
+        *("--greedy-deals", "0", "--duel-deals", "0", "--duel-presets", "two_four"),
+        *("--tables-ref", ref, "--tables-deals", "40", "--br-hands", "0"),
+        *("--calibration-rounds", "0", "--seeds", "3"),
+    )
+    import chinese_poker as cp
+    from chinese_poker import strategy_tables as T
+
+    for players, vs in ((2, f"TableEV({ref})"), (4, f"3 TableEV({ref})")):
+        row = re.search(
+            rf"^\| TableEV\(\) vs {re.escape(vs)} \| two_four \| {players} \| 3 \| 40 \| "
+            r"([+-][\d.]+) \|",
+            out,
+            re.M,
+        )
+        assert row, out
+        shipped = T.shipped_tables_path("two_four", players)
+        assert shipped is not None
+        committed = subprocess.run(
+            ["git", "-C", str(root), "show", f"HEAD:python/chinese_poker/data/{shipped.name}"],
+            capture_output=True, check=False,
+        ).stdout  # fmt: skip
+        if committed == shipped.read_bytes():  # the same tables on both sides: no edge at all
+            assert float(row.group(1)) == 0.0, out
+    assert cp.__version__  # the package that ran the script is the one tested
+    bad = subprocess.run(
+        [sys.executable, str(BENCHES / "quality_report.py"), "--tables-ref", "no-such-ref",
+         "--greedy-deals", "0", "--duel-deals", "0", "--br-hands", "0",
+         "--calibration-rounds", "0"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert bad.returncode != 0 and "--tables-ref no-such-ref" in bad.stderr
 
 
 def _against_itself(script: str, options: str) -> str:

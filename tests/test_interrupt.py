@@ -145,6 +145,20 @@ print("finished", flush=True)
     assert "KeyboardInterrupt" in out and "finished" not in out, out
 
 
+def test_ctrl_c_stops_training_during_improvement() -> None:
+    code = """
+from chinese_poker import strategy_tables as T
+print("ready", flush=True)
+# a million hands valued by Monte Carlo: hours, unless stopped
+T.train_tables("maceplay", 4, start=T.shipped_tables_path("maceplay", 4),
+               improve_hands=1_000_000, calibration_iters=0)
+print("finished", flush=True)
+"""
+    took, code_, out = _interrupt(_python(code), "ready", delay=0.5)
+    assert took < STOP_BOUND, (took, out)
+    assert "KeyboardInterrupt" in out and "finished" not in out, out
+
+
 def _cli(*args: str) -> list[str]:
     # "ready" once the command line starts; its work begins a moment later
     code = (

@@ -227,6 +227,72 @@ def test_training_installs_and_logs_each_phase(user: Path) -> None:
         T.train_tables(HOUSE, 2, deals=1, install=1)  # type: ignore[arg-type]
 
 
+def test_improving_shipped_tables_records_what_it_measured(tmp_path: Path) -> None:
+    shipped = T.shipped_tables_path("maceplay", 2)
+    assert shipped is not None
+    calls: list[tuple[str, int, dict[str, Any]]] = []
+    res = T.train_tables(
+        "maceplay", 2, start=shipped, improve_hands=60, improve_samples=32,
+        calibration_hands=200, calibration_iters=1, out=tmp_path / "m2.npz",
+        progress=lambda *call: calls.append(call),
+    )  # fmt: skip
+    meta = res["meta"]
+    assert [c[0] for c in calls] == [T.IMPROVEMENT, T.CALIBRATION]
+    imp = meta["improvement"]
+    assert imp == {k: round(v, 5) if isinstance(v, float) else v for k, v in calls[0][2].items()}
+    assert imp["hands"] + imp["skipped"] == 60 and imp["samples"] == 32
+    assert imp["held_out_hands"] == imp["hands"] // 3
+    assert imp["kept"] == (imp["held_out_gain"] > 0)
+    assert meta["start"] == {"digest": T.load_tables("maceplay", 2).digest}
+    assert meta["iterations"] == 0 and meta["converged"] is True  # no fictitious play to run
+    written = T.read_tables(tmp_path / "m2.npz")
+    assert written["meta"]["improvement"] == imp
+    old = T.read_tables(shipped)
+    same = all(np.array_equal(written[r], old[r]) for r in ("front", "middle", "back"))
+    assert same != imp["kept"]
+    # the same again: deterministic for the seed
+    again = T.train_tables(
+        "maceplay", 2, start=shipped, improve_hands=60, improve_samples=32,
+        calibration_hands=200, calibration_iters=1, threads=1,
+    )  # fmt: skip
+    assert again["meta"]["improvement"] == imp
+    assert np.array_equal(again["middle"], res["middle"])
+
+
+def test_the_cli_improves_from_a_start_file(tmp_path: Path, capsys: Any) -> None:
+    shipped = str(T.shipped_tables_path("two_four", 2))
+    out_file = tmp_path / "t2.npz"
+    args = ["tables", "train", "--rules", "two_four", "--players", "2", "--start", shipped,
+            "--improve-hands", "45", "--improve-samples", "16", "--out", str(out_file)]  # fmt: skip
+    assert cli.main(args) == 0
+    log = capsys.readouterr().out
+    assert "improvement: " in log and "hands valued (16 samples each)" in log
+    assert "fictitious play" not in log
+    assert f"wrote {out_file}" in log
+    assert "improvement" in T.read_tables(out_file)["meta"]
+    for bad, named in [
+        (["--start", str(tmp_path / "none.npz")], "--start"),
+        (["--start", str(T.shipped_tables_path("two_four", 4))], "--start"),
+        (["--improve-hands", "-1"], "--improve-hands"),
+        (["--improve-samples", "1"], "--improve-samples"),
+    ]:
+        argv = ["tables", "train", "--rules", "two_four", "--players", "2",
+                "--out", str(tmp_path / "x.npz"), *bad]  # fmt: skip
+        assert _exit_code(argv) == 2, bad
+        assert f"argument {named}" in capsys.readouterr().err
+    argv = ["tables", "train", "--all", "--improve-hands", "10", "--out", str(tmp_path)]
+    assert _exit_code(argv) == 2
+    assert "argument --improve-hands: applies without --all" in capsys.readouterr().err
+    assert not (tmp_path / "x.npz").exists()
+
+
+def _exit_code(argv: list[str]) -> int | str | None:
+    try:
+        return cli.main(argv)
+    except SystemExit as e:  # argparse's own checks of a value
+        return e.code
+
+
 def test_progress_text_names_the_phase_and_its_figure() -> None:
     assert T.progress_text("fictitious_play", 3, {"delta": 0.01234, "converged": False}) == (
         "fictitious play, iteration 3: largest move 0.0123 (stops below 0.01)"
@@ -249,7 +315,25 @@ def test_progress_text_names_the_phase_and_its_figure() -> None:
     assert T.progress_text("calibration", 1, step) == (
         "calibration step 1 of 2: map moved 2.6083 points, worst decile gap 0.41"
     )
-    assert _core.TRAINING_PHASES == (T.FICTITIOUS_PLAY, T.CALIBRATION)
+    improved = {
+        "hands": 9000,
+        "skipped": 120,
+        "samples": 1000,
+        "fitted_gain": 0.01234,
+        "held_out_gain": 0.0105,
+        "held_out_interval": 0.005,
+        "held_out_hands": 2960,
+        "changed": 0.0712,
+        "kept": True,
+    }
+    assert T.progress_text("improvement", 1, improved) == (
+        "improvement: 9,000 hands valued (1,000 samples each); gain +0.0123 points a hand where "
+        "fitted, +0.0105 ± 0.0050 on 2,960 held out, 7.1% of plays changed; kept"
+    )
+    assert T.progress_text("improvement", 1, dict(improved, kept=False)).endswith(
+        "; not kept: the tables are unchanged"
+    )
+    assert _core.TRAINING_PHASES == (T.FICTITIOUS_PLAY, T.IMPROVEMENT, T.CALIBRATION)
 
 
 def test_tables_install_and_list_commands(user: Path, tmp_path: Path, capsys: Any) -> None:

@@ -504,11 +504,15 @@ class _TrainDefaults(TypedDict):
     max_calibration_iters: int
     calibration_hands_per_deal: int
     max_calibration_hands: int
+    improve_hands: int
+    max_improve_hands: int
+    improve_samples: int
+    improve_candidates: int
 
 TRAIN_DEFAULTS: _TrainDefaults
 # training's phases in the order they run, as its progress callback names them:
-# ("fictitious_play", "calibration")
-TRAINING_PHASES: tuple[str, str]
+# ("fictitious_play", "improvement", "calibration")
+TRAINING_PHASES: tuple[str, str, str]
 
 def check_budget(
     samples: object = None,
@@ -711,6 +715,9 @@ def train_tables(
     progress: Callable[[str, int, dict[str, Any]], object] | None = None,
     calibration_hands: object = None,
     calibration_iters: object = None,
+    start: TableEv | None = None,
+    improve_hands: object = None,
+    improve_samples: object = None,
 ) -> dict[str, Any]: ...
 def tables_key(rules: Rules | None, players: int) -> str: ...
 def canonical_tables_key(key: str) -> str: ...

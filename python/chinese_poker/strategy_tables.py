@@ -100,8 +100,14 @@ MAX_DEALS: int = _core.TRAIN_DEFAULTS["max_deals"]
 MIN_ITERATIONS: int = _core.TRAIN_DEFAULTS["min_iters"]
 MAX_ITERATIONS: int = _core.TRAIN_DEFAULTS["max_iters"]
 TOLERANCE: float = _core.TRAIN_DEFAULTS["tol"]
+# The improvement phase's defaults and limits (the core's `solve::improve`): hands valued (two
+# thirds fit, one third held out), Monte Carlo samples per hand, plays valued per hand.
+IMPROVE_HANDS: int = _core.TRAIN_DEFAULTS["improve_hands"]
+MAX_IMPROVE_HANDS: int = _core.TRAIN_DEFAULTS["max_improve_hands"]
+IMPROVE_SAMPLES: int = _core.TRAIN_DEFAULTS["improve_samples"]
+IMPROVE_CANDIDATES: int = _core.TRAIN_DEFAULTS["improve_candidates"]
 # The phases training reports its progress in, in the order they run (the core's names).
-FICTITIOUS_PLAY, CALIBRATION = _core.TRAINING_PHASES
+FICTITIOUS_PLAY, IMPROVEMENT, CALIBRATION = _core.TRAINING_PHASES
 
 # What reading a damaged file can raise, from numpy, zipfile, zlib and json: each becomes an
 # InvalidTablesError. Every case is in tests/test_bad_input.py.
@@ -837,12 +843,26 @@ def train_tables(
     calibration_iters: int | None = None,
     install: bool = False,
     replace_shipped: bool = False,
+    start: str | os.PathLike[str] | None = None,
+    improve_hands: int = 0,
+    improve_samples: int = IMPROVE_SAMPLES,
 ) -> dict[str, Any]:
     """Trains the table objective's outcome tables and model by self-play: fictitious play,
     blended until no row's distribution moves by more than ``TOLERANCE`` (at most
-    ``MAX_ITERATIONS`` iterations), then calibration steps. Deterministic for ``seed`` whatever
-    ``threads``. Ctrl-C stops training within about a second (``KeyboardInterrupt``), in an
-    iteration or a calibration step alike; nothing is written then.
+    ``MAX_ITERATIONS`` iterations), or the tables of ``start``; then, with ``improve_hands``,
+    the improvement phase; then calibration steps. Deterministic for ``seed`` whatever
+    ``threads``. Ctrl-C stops training within about a second (``KeyboardInterrupt``), in any
+    phase; nothing is written then.
+
+    The improvement phase values the tables' ``IMPROVE_CANDIDATES`` best plays of
+    ``improve_hands`` dealt hands by Monte Carlo against opponents who play the tables, reweights
+    the opponents' row distributions (one factor per category and leading card of each row) so
+    that the tables choose the plays Monte Carlo values best on two hands of every three, and
+    keeps the reweighting only when it gains on the third, held out (see the
+    [architecture](../architecture.md#tables-that-learn-from-monte-carlo)).
+    ``meta["improvement"]`` records what it measured: hands valued and skipped, the gain on the
+    fitting hands and on the held-out ones with its 95% interval (points a hand), the share of
+    held-out plays changed, and whether the reweighting was kept.
 
     ``meta["calibration"]`` lists each calibration step: the hands played, the mean prediction
     (the realised mean is 0), the worst decile gap of the map the step started from, and how far
@@ -858,9 +878,10 @@ def train_tables(
         threads: ``None`` (all cores) or 1 to ``MAX_THREADS``; results never depend on it.
         progress: Called as ``progress(phase, step, report)`` after each iteration of the
             ``"fictitious_play"`` phase (``report``: ``delta``, the largest move, and
-            ``converged``, true on the iteration that ended the phase) and after each step of
-            the ``"calibration"`` phase (``report``: the step's figures, and ``steps``);
-            ``step`` counts from 1 in each phase.
+            ``converged``, true on the iteration that ended the phase), once after the
+            ``"improvement"`` phase (``report``: what ``meta["improvement"]`` records) and after
+            each step of the ``"calibration"`` phase (``report``: the step's figures, and
+            ``steps``); ``step`` counts from 1 in each phase.
             [`progress_text()`][chinese_poker.strategy_tables.progress_text] words a call as
             the command line's log does.
         calibration_hands: Hands per calibration step (``None``: 150 × ``deals``).
@@ -872,6 +893,14 @@ def train_tables(
         replace_shipped: Install tables for a shipped preset's key
             ([`install_tables()`][chinese_poker.strategy_tables.install_tables]); checked
             before training.
+        start: A tables file for this rule set and table size to start from instead of
+            fictitious play (``meta["start"]`` records its digest): to improve shipped or
+            installed tables, name them (``which_tables()``).
+        improve_hands: Hands the improvement phase values, 0 (no such phase) to
+            ``MAX_IMPROVE_HANDS``; ``IMPROVE_HANDS`` is the size the shipped tables were
+            improved with.
+        improve_samples: Monte Carlo samples per hand of the improvement phase, 2 to
+            ``MAX_SAMPLES``.
 
     Returns:
         The distributions and ``meta``, whose ``converged`` is ``False`` (with a
@@ -895,10 +924,15 @@ def train_tables(
         raise InvalidTypeError(
             f"progress: expected a callable or None, got {type(progress).__name__}"
         )
+    improve_hands = whole("improve_hands", improve_hands, 0, MAX_IMPROVE_HANDS)
+    improve_samples = whole(
+        "improve_samples", improve_samples, _core.MIN_SAMPLES, _core.MAX_SAMPLES
+    )
+    begun = None if start is None else load_tables(rs, n, _path_arg("start", start))
     target = None if out is None else check_writable(out)
     if install and target is None:
         target = _user_dir() / _file_name(_core.tables_key(rs.compiled, n))
-    start = time.perf_counter()
+    clock = time.perf_counter()
     trained = _core.train_tables(
         rs.compiled,
         n,
@@ -911,10 +945,16 @@ def train_tables(
         progress=progress,
         calibration_hands=calibration_hands,
         calibration_iters=calibration_iters,
+        start=begun,
+        improve_hands=improve_hands,
+        improve_samples=improve_samples,
     )
-    seconds = time.perf_counter() - start
+    seconds = time.perf_counter() - clock
     deltas = [float(d) for d in trained["deltas"]]
-    converged = bool(deltas) and deltas[-1] < TOLERANCE and len(deltas) >= MIN_ITERATIONS
+    # started from given tables: no fictitious play to converge
+    converged = begun is not None or (
+        bool(deltas) and deltas[-1] < TOLERANCE and len(deltas) >= MIN_ITERATIONS
+    )
     meta: dict[str, Any] = {
         "rules": rs.name,
         "players": n,
@@ -923,13 +963,14 @@ def train_tables(
         "iterations": trained["iterations"],
         "deltas": [round(d, 5) for d in deltas],
         "converged": converged,
-        "calibration": [
-            {k: (round(v, 5) if isinstance(v, float) else v) for k, v in step.items()}
-            for step in trained["calibration"]
-        ],
+        "calibration": [_rounded(step) for step in trained["calibration"]],
         "seconds": round(seconds, 1),
         "wheel": trained["wheel"],
     }
+    if begun is not None:
+        meta["start"] = {"digest": begun.digest}
+    if trained["improvement"] is not None:
+        meta["improvement"] = _rounded(trained["improvement"])
     if not converged:
         warnings.warn(
             f"training {rs.name!r} at {n} players stopped at its limit of {MAX_ITERATIONS} "
@@ -946,14 +987,19 @@ def train_tables(
     return dict(trained, meta=meta)
 
 
+def _rounded(figures: dict[str, Any]) -> dict[str, Any]:
+    return {k: (round(v, 5) if isinstance(v, float) else v) for k, v in figures.items()}
+
+
 def progress_text(phase: str, step: int, report: dict[str, Any]) -> str:
     """A [`train_tables()`][chinese_poker.strategy_tables.train_tables] progress call in words, as
     ``chinese-poker tables train`` logs it: the phase, the step and the phase's own figure (a
     calibration map moving by points after the distributions converged is no divergence); after
-    the iteration that ends the first phase, a second line says so.
+    the iteration that ends the first phase, a second line says so; the improvement phase's one
+    line gives its gains and whether it was kept.
 
     Args:
-        phase: ``"fictitious_play"`` or ``"calibration"``.
+        phase: ``"fictitious_play"``, ``"improvement"`` or ``"calibration"``.
         step: The step, from 1.
         report: The call's figures.
 
@@ -961,6 +1007,15 @@ def progress_text(phase: str, step: int, report: dict[str, Any]) -> str:
         The log line(s).
     """
     name = phase.replace("_", " ")
+    if phase == IMPROVEMENT:
+        verdict = "kept" if report["kept"] else "not kept: the tables are unchanged"
+        return (
+            f"{name}: {report['hands']:,} hands valued ({report['samples']:,} samples each); "
+            f"gain {report['fitted_gain']:+.4f} points a hand where fitted, "
+            f"{report['held_out_gain']:+.4f} ± {report['held_out_interval']:.4f} on "
+            f"{report['held_out_hands']:,} held out, {report['changed']:.1%} of plays changed; "
+            f"{verdict}"
+        )
     if phase == CALIBRATION:
         return (
             f"{name} step {step} of {report['steps']}: map moved {report['moved']:.4f} points, "

@@ -301,6 +301,7 @@ fn training_reports_each_phase_and_its_own_figure() {
                 steps_told.push(steps);
                 (report.moved, step == steps)
             }
+            Progress::Improvement(_) => unreachable!("no improvement phase was asked for"),
         };
         seen.push((p.phase(), p.step(), figure, last));
         true
@@ -341,7 +342,7 @@ fn training_reports_each_phase_and_its_own_figure() {
     assert_eq!(iterations.last().unwrap().3, converged);
     assert_eq!(
         Phase::ALL.map(Phase::name),
-        ["fictitious_play", "calibration"]
+        ["fictitious_play", "improvement", "calibration"]
     );
 }
 

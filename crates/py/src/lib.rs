@@ -142,7 +142,7 @@ mod _core {
 /// Training's defaults and limits, keyed by the keyword of `train_tables` they apply to
 /// (`max_`: the largest value accepted).
 fn train_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-    use chinese_poker::solve::train;
+    use chinese_poker::solve::{improve, train};
     let d = PyDict::new(py);
     d.set_item("deals", train::DEFAULT_DEALS)?;
     d.set_item("max_deals", train::MAX_DEALS)?;
@@ -156,6 +156,10 @@ fn train_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         train::CALIBRATION_HANDS_PER_DEAL,
     )?;
     d.set_item("max_calibration_hands", train::MAX_CALIBRATION_HANDS)?;
+    d.set_item("improve_hands", improve::DEFAULT_HANDS)?;
+    d.set_item("max_improve_hands", improve::MAX_HANDS)?;
+    d.set_item("improve_samples", improve::DEFAULT_SAMPLES)?;
+    d.set_item("improve_candidates", improve::CANDIDATES)?;
     Ok(d)
 }
 

@@ -11,6 +11,7 @@ use chinese_poker::error::Error;
 use chinese_poker::eval::Wheel;
 use chinese_poker::hand::Hand;
 use chinese_poker::rules::Rules;
+use chinese_poker::solve::improve::{self, Improvement};
 use chinese_poker::solve::monte_carlo::{sample_opponents, Opponent};
 use chinese_poker::solve::train::{self, train_with_stop, CalibrationStep, Progress, TrainConfig};
 use chinese_poker::solve::{
@@ -581,11 +582,13 @@ pub fn check_budget(
 }
 
 /// Trains outcome tables by self-play; returns a dict with the three row distributions (float64
-/// arrays), `scoop_rate`, `iterations`, `deltas` and the `key`. `progress(phase, step, report)`
-/// is called after each fictitious-play iteration and each calibration step (with the GIL; see
-/// [`progress_report`]); Ctrl-C stops training.
+/// arrays), `scoop_rate`, `iterations`, `deltas`, `improvement` (a dict, or `None`) and the
+/// `key`. `progress(phase, step, report)` is called after each fictitious-play iteration, after
+/// the improvement phase and after each calibration step (with the GIL; see
+/// [`progress_report`]); Ctrl-C stops training. `start`: compiled tables to start from instead
+/// of fictitious play.
 #[pyfunction]
-#[pyo3(signature = (rules, players, seed = None, deals = None, min_iters = None, max_iters = None, tol = None, threads = None, progress = None, calibration_hands = None, calibration_iters = None))]
+#[pyo3(signature = (rules, players, seed = None, deals = None, min_iters = None, max_iters = None, tol = None, threads = None, progress = None, calibration_hands = None, calibration_iters = None, start = None, improve_hands = None, improve_samples = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn train_tables<'py>(
     py: Python<'py>,
@@ -600,8 +603,26 @@ pub fn train_tables<'py>(
     progress: Option<Py<PyAny>>,
     calibration_hands: Option<&Bound<'py, PyAny>>,
     calibration_iters: Option<&Bound<'py, PyAny>>,
+    start: Option<&Bound<'py, PyTableEv>>,
+    improve_hands: Option<&Bound<'py, PyAny>>,
+    improve_samples: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let defaults = TrainConfig::default();
+    let improve_hands = match improve_hands {
+        Some(h) => {
+            crate::args::int_arg(h, "improve_hands", 0, improve::MAX_HANDS as i128)? as usize
+        }
+        None => defaults.improve_hands,
+    };
+    let improve_samples = match improve_samples {
+        Some(s) => crate::args::int_arg(
+            s,
+            "improve_samples",
+            core_solve::MIN_SAMPLES as i128,
+            core_solve::MAX_SAMPLES as i128,
+        )? as usize,
+        None => defaults.improve_samples,
+    };
     let deals = match deals {
         Some(d) => crate::args::int_arg(d, "deals", 1, train::MAX_DEALS as i128)? as usize,
         None => defaults.deals,
@@ -635,6 +656,9 @@ pub fn train_tables<'py>(
         tol: tol.unwrap_or(defaults.tol),
         calibration_hands,
         calibration_iters,
+        start: start.map(|t| t.get().0.tables.clone()),
+        improve_hands,
+        improve_samples,
         ..defaults
     };
     // the callback runs on the training thread; Ctrl-C is seen by the calling thread, which
@@ -680,6 +704,10 @@ pub fn train_tables<'py>(
         steps.append(calibration_step(py, c)?)?;
     }
     d.set_item("calibration", steps)?;
+    match &report.improvement {
+        Some(imp) => d.set_item("improvement", improvement(py, imp)?)?,
+        None => d.set_item("improvement", py.None())?,
+    }
     d.set_item("iterations", report.iterations)?;
     d.set_item("deltas", report.deltas)?;
     d.set_item("key", core_tables_key(&r, players))?;
@@ -698,9 +726,28 @@ fn calibration_step<'py>(py: Python<'py>, c: &CalibrationStep) -> PyResult<Bound
     Ok(step)
 }
 
+/// What the improvement phase measured, as `meta["improvement"]` records it and the progress
+/// callback is given.
+fn improvement<'py>(py: Python<'py>, imp: &Improvement) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("hands", imp.hands)?;
+    d.set_item("skipped", imp.skipped)?;
+    d.set_item("samples", imp.samples)?;
+    d.set_item("factors", imp.factors)?;
+    d.set_item("passes", imp.passes)?;
+    d.set_item("fitted_gain", imp.fitted)?;
+    d.set_item("held_out_hands", imp.held_out_hands)?;
+    d.set_item("held_out_gain", imp.held_out.0)?;
+    d.set_item("held_out_interval", imp.held_out.1)?;
+    d.set_item("changed", imp.changed)?;
+    d.set_item("kept", imp.kept)?;
+    Ok(d)
+}
+
 /// The `report` the progress callback is given: after an iteration `delta` and `converged`,
-/// after a calibration step its figures (as `meta["calibration"]` lists them) and `steps`, the
-/// number of steps.
+/// after the improvement phase its figures (as `meta["improvement"]` records them), after a
+/// calibration step its figures (as `meta["calibration"]` lists them) and `steps`, the number
+/// of steps.
 fn progress_report<'py>(py: Python<'py>, done: &Progress) -> PyResult<Bound<'py, PyDict>> {
     match *done {
         Progress::Iteration {
@@ -711,6 +758,7 @@ fn progress_report<'py>(py: Python<'py>, done: &Progress) -> PyResult<Bound<'py,
             d.set_item("converged", converged)?;
             Ok(d)
         }
+        Progress::Improvement(imp) => improvement(py, imp),
         Progress::Calibration { steps, report, .. } => {
             let d = calibration_step(py, report)?;
             d.set_item("steps", steps)?;

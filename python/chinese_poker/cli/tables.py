@@ -32,12 +32,16 @@ _TRAIN = """build outcome tables by self-play, for one rule set and table size o
 2-4 players (--all)
 
 The log names each phase and its own figure: each fictitious-play iteration's largest move of a
-row distribution (it stops below the tolerance), then each calibration step's move of the
-calibration map in points and the worst decile gap of the map it started from.
+row distribution (it stops below the tolerance); with --improve-hands, the improvement phase's
+gain (Monte Carlo's values of the plays the refitted tables choose, on the hands fitted and on
+those held out) and whether it was kept; then each calibration step's move of the calibration
+map in points and the worst decile gap of the map it started from. --start FILE begins from
+those tables instead of fictitious play.
 
 Examples:
     chinese-poker tables train --rules house.toml --players 4 --install
     chinese-poker tables train --rules maceplay --players 4 --seed 0 --out m4.npz
+    chinese-poker tables train --rules maceplay --players 4 --start m4.npz --improve-hands 9000
     chinese-poker tables train --all --out python/chinese_poker/data
 """
 
@@ -58,7 +62,13 @@ Examples:
 
 
 def register(sub: Any, shared: Shared) -> None:
-    from ..strategy_tables import DEFAULT_DEALS, MAX_DEALS
+    from ..strategy_tables import (
+        DEFAULT_DEALS,
+        IMPROVE_HANDS,
+        IMPROVE_SAMPLES,
+        MAX_DEALS,
+        MAX_IMPROVE_HANDS,
+    )
 
     p = command(sub, __name__, __doc__, [])
     tables_sub = p.add_subparsers(dest="tables_command", required=True, metavar="ACTION")
@@ -73,6 +83,26 @@ def register(sub: Any, shared: Shared) -> None:
         help=f"deals per iteration, 1 to {MAX_DEALS:,} (default {DEFAULT_DEALS:,})",
     )
     q.add_argument("--threads", type=THREADS, default=None)
+    q.add_argument(
+        "--start",
+        metavar="FILE",
+        default=None,
+        help="begin from these tables (for the same rule set and table size) instead of "
+        "fictitious play",
+    )
+    q.add_argument(
+        "--improve-hands",
+        type=int_arg(f"a number of hands from 0 to {MAX_IMPROVE_HANDS:,}", 0, MAX_IMPROVE_HANDS),
+        default=0,
+        help="hands the improvement phase values by Monte Carlo (default 0: no such phase; "
+        f"the shipped tables used {IMPROVE_HANDS:,})",
+    )
+    q.add_argument(
+        "--improve-samples",
+        type=int_arg(f"a number of samples from 2 to {_core.MAX_SAMPLES:,}", 2, _core.MAX_SAMPLES),
+        default=IMPROVE_SAMPLES,
+        help=f"Monte Carlo samples per hand of the improvement phase (default {IMPROVE_SAMPLES:,})",
+    )
     q.add_argument(
         "--out",
         default=None,
@@ -124,6 +154,9 @@ def run(args: argparse.Namespace) -> None:
             fail("--all", "trains every preset at 2-4 players; drop --rules and --players")
         if args.install:
             fail("--install", "installs one rule set's tables; --all writes a tables directory")
+        if args.start is not None or args.improve_hands:
+            named = "--start" if args.start is not None else "--improve-hands"
+            fail(named, "applies without --all")
         target_dir = Path(args.out or "tables")
         if target_dir.exists() and not target_dir.is_dir():
             fail("--out", f"{str(target_dir)!r} is a file; --all writes a directory of tables")
@@ -154,6 +187,12 @@ def run(args: argparse.Namespace) -> None:
         except ChinesePokerError as e:
             fail("--out", str(e).replace('argument "out": ', ""))
 
+    if args.start is not None:
+        from ..strategy_tables import load_tables
+
+        with blame("--start"):
+            load_tables(rules, players, args.start)  # a bad file fails now, not after minutes
+
     def progress(phase: str, step: int, report: dict[str, Any]) -> None:
         if not args.json:
             print(progress_text(phase, step, report), flush=True)
@@ -172,6 +211,9 @@ def run(args: argparse.Namespace) -> None:
                 progress,
                 install=args.install,
                 replace_shipped=args.replace_shipped,
+                start=args.start,
+                improve_hands=args.improve_hands,
+                improve_samples=args.improve_samples,
             )
     meta = res["meta"]
     if args.json:

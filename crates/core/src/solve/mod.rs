@@ -10,6 +10,7 @@
 pub mod classes;
 pub mod enumerate;
 mod explain;
+pub mod improve;
 pub mod model;
 pub mod monte_carlo;
 pub mod objective;

@@ -24,6 +24,7 @@
 //! count.
 
 use super::classes::{FIVE_CLASSES, FRONT_CLASSES};
+use super::improve::{improve, Improvement};
 use super::model::{fit_calibration, Calibration, Model};
 use super::monte_carlo::mix;
 use super::table_ev::{OutcomeTables, TableEv};
@@ -57,6 +58,13 @@ pub struct TrainConfig {
     pub calibration_hands: usize,
     /// Calibration steps.
     pub calibration_iters: usize,
+    /// Tables to start from instead of fictitious play (which is then skipped): what the
+    /// improvement phase refits and calibration then fits.
+    pub start: Option<OutcomeTables>,
+    /// Hands the improvement phase values ([`improve`](super::improve); 0: no such phase).
+    pub improve_hands: usize,
+    /// Monte Carlo samples per hand of the improvement phase.
+    pub improve_samples: usize,
 }
 
 /// Deals per iteration unless told otherwise.
@@ -90,6 +98,9 @@ impl Default for TrainConfig {
             blend: 0.5,
             calibration_hands: CALIBRATION_HANDS_PER_DEAL * DEFAULT_DEALS,
             calibration_iters: CALIBRATION_STEPS,
+            start: None,
+            improve_hands: 0,
+            improve_samples: super::improve::DEFAULT_SAMPLES,
         }
     }
 }
@@ -118,6 +129,8 @@ pub struct TrainReport {
     pub iterations: usize,
     /// The largest cumulative-distribution move of each iteration.
     pub deltas: Vec<f64>,
+    /// What the improvement phase measured and did, where it ran.
+    pub improvement: Option<Improvement>,
     /// Each calibration step.
     pub calibration: Vec<CalibrationStep>,
 }
@@ -137,7 +150,7 @@ const CALIBRATION_BINS: usize = 40;
 const FIXED: f64 = (1u64 << 40) as f64;
 
 /// The hands of deal `d` of a run seeded `seed`: `n` hands of 13 distinct codes.
-fn deal(seed: u64, d: u64, n: usize) -> [[u8; 13]; 4] {
+pub(super) fn deal(seed: u64, d: u64, n: usize) -> [[u8; 13]; 4] {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(mix(seed, d));
     let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
     for k in 0..13 * n {
@@ -152,18 +165,25 @@ fn deal(seed: u64, d: u64, n: usize) -> [[u8; 13]; 4] {
 pub enum Phase {
     /// The self-play iterations that blend the row distributions until they stop moving.
     FictitiousPlay,
+    /// The tables refitted to the plays Monte Carlo finds better ([`improve`](super::improve)).
+    Improvement,
     /// The steps that fit the calibration map to the points played hands realise.
     Calibration,
 }
 
 impl Phase {
     /// Both phases, in the order they run.
-    pub const ALL: [Phase; 2] = [Phase::FictitiousPlay, Phase::Calibration];
+    pub const ALL: [Phase; 3] = [
+        Phase::FictitiousPlay,
+        Phase::Improvement,
+        Phase::Calibration,
+    ];
 
     /// The phase's name in progress reports (the Python callback's `phase`).
     pub fn name(self) -> &'static str {
         match self {
             Phase::FictitiousPlay => "fictitious_play",
+            Phase::Improvement => "improvement",
             Phase::Calibration => "calibration",
         }
     }
@@ -185,6 +205,8 @@ pub enum Progress<'a> {
         /// Whether this was the last iteration.
         converged: bool,
     },
+    /// After the improvement phase (its one step), with what it measured and did.
+    Improvement(&'a Improvement),
     /// After calibration step `step` (from 1) of `steps`, with what the step measured.
     Calibration {
         /// The step (from 1).
@@ -201,6 +223,7 @@ impl Progress<'_> {
     pub fn phase(&self) -> Phase {
         match self {
             Progress::Iteration { .. } => Phase::FictitiousPlay,
+            Progress::Improvement(_) => Phase::Improvement,
             Progress::Calibration { .. } => Phase::Calibration,
         }
     }
@@ -209,6 +232,7 @@ impl Progress<'_> {
     pub fn step(&self) -> usize {
         match *self {
             Progress::Iteration { iteration, .. } => iteration,
+            Progress::Improvement(_) => 1,
             Progress::Calibration { step, .. } => step,
         }
     }
@@ -245,6 +269,73 @@ pub fn train_with_stop(
             ),
         });
     }
+    if cfg.improve_hands > 0 {
+        super::check_samples(cfg.improve_samples)?;
+    }
+    if cfg.improve_hands > super::improve::MAX_HANDS {
+        return Err(Error::InvalidArgument {
+            name: "improve_hands".into(),
+            reason: format!(
+                "expected 0 to {} hands, got {}",
+                super::improve::MAX_HANDS,
+                cfg.improve_hands
+            ),
+        });
+    }
+    let (mut tables, deltas) = match &cfg.start {
+        // checked against the rule set and table size as the objective is built
+        Some(start) => {
+            TableEv::new(rules, cfg.players, start.clone())?;
+            (start.clone(), Vec::new())
+        }
+        None => fictitious_play(rules, cfg, progress, stop)?,
+    };
+    let iterations = deltas.len();
+    let mut improvement = None;
+    if cfg.improve_hands > 0 {
+        let (next, report) = improve(rules, cfg, tables, stop)?;
+        tables = next;
+        if !progress(&Progress::Improvement(&report)) {
+            return Err(Error::Interrupted);
+        }
+        improvement = Some(report);
+    }
+    let mut calibration = Vec::new();
+    if cfg.calibration_hands > 0 {
+        for step in 0..cfg.calibration_iters {
+            let te = TableEv::new(rules, cfg.players, tables.clone())?;
+            let (map, report) = calibrate(&te, rules, cfg, step as u64, stop)?;
+            let mut model = tables.model.clone();
+            model.calibration = map;
+            tables = tables.with_model(model)?;
+            let done = Progress::Calibration {
+                step: step + 1,
+                steps: cfg.calibration_iters,
+                report: &report,
+            };
+            if !progress(&done) {
+                return Err(Error::Interrupted);
+            }
+            calibration.push(report);
+        }
+    }
+    Ok(TrainReport {
+        tables,
+        iterations,
+        deltas,
+        improvement,
+        calibration,
+    })
+}
+
+/// The fictitious-play iterations from rows distributed like random hands: the tables, and
+/// the largest move of each iteration.
+fn fictitious_play(
+    rules: &Rules,
+    cfg: &TrainConfig,
+    progress: &mut dyn FnMut(&Progress) -> bool,
+    stop: crate::parallel::Stop,
+) -> Result<(OutcomeTables, Vec<f64>)> {
     let mut tables = OutcomeTables::random_rows(rules.wheel);
     let mut deltas = Vec::new();
     for iter in 0..cfg.max_iters {
@@ -299,32 +390,7 @@ pub fn train_with_stop(
             break;
         }
     }
-    let iterations = deltas.len();
-    let mut calibration = Vec::new();
-    if cfg.calibration_hands > 0 {
-        for step in 0..cfg.calibration_iters {
-            let te = TableEv::new(rules, cfg.players, tables.clone())?;
-            let (map, report) = calibrate(&te, rules, cfg, step as u64, stop)?;
-            let mut model = tables.model.clone();
-            model.calibration = map;
-            tables = tables.with_model(model)?;
-            let done = Progress::Calibration {
-                step: step + 1,
-                steps: cfg.calibration_iters,
-                report: &report,
-            };
-            if !progress(&done) {
-                return Err(Error::Interrupted);
-            }
-            calibration.push(report);
-        }
-    }
-    Ok(TrainReport {
-        tables,
-        iterations,
-        deltas,
-        calibration,
-    })
+    Ok((tables, deltas))
 }
 
 /// What one training iteration saw.
