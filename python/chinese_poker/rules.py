@@ -780,9 +780,7 @@ class RuleSet(Shown):
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
-            raise InvalidRulesError(
-                f"unknown preset {_short(repr(name))}; expected one of {', '.join(PRESETS)}"
-            ) from None
+            raise InvalidRulesError(_core.unknown_preset_message(_short(repr(name)))) from None
 
     # -- derivation ----------------------------------------------------------------------
 

@@ -201,9 +201,7 @@ class Declare(Shown):
 
     def __post_init__(self) -> None:
         if self.natural not in NATURALS:
-            raise InvalidDecisionError(
-                f"unknown natural {self.natural!r}; expected one of {', '.join(NATURALS)}"
-            )
+            raise InvalidDecisionError(_core.unknown_natural_message(repr(self.natural)))
         if not isinstance(self.setting, Setting):
             if isinstance(self.setting, tuple | list) and len(self.setting) == 3:
                 object.__setattr__(self, "setting", Setting(*self.setting))

@@ -144,6 +144,20 @@ pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
+/// The words for a preset name the core does not know, the one text of every surface (the
+/// library's `RuleSet.preset`, the CLI's `--rules`, the server's `rules` and `presets`):
+/// `shown` is the name as the caller quotes it (`'nope'`, shortened or not), `other` anything
+/// else the surface takes in its place (the CLI's `"a rule set file (.json, .toml)"`).
+///
+/// `unknown preset 'nope'; expected one of maceplay, pokerclub_south, ...`
+pub fn unknown_preset_message(shown: &str, other: Option<&str>) -> String {
+    let other = other.map(|o| format!("{o} or ")).unwrap_or_default();
+    format!(
+        "unknown preset {shown}; expected {other}one of {}",
+        PRESET_NAMES.join(", ")
+    )
+}
+
 /// Suit order ♠ > ♥ > ♣ > ♦ (as suit indices c d h s = 0..3), Shisanshui's optional tie-break.
 pub const SHISANSHUI_SUIT_ORDER: [u8; 4] = [3, 2, 0, 1];
 
@@ -334,5 +348,18 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), PRESETS.len());
         assert!(Rules::preset("nope").is_none());
+    }
+
+    #[test]
+    fn the_unknown_preset_message_lists_every_preset() {
+        let all = PRESET_NAMES.join(", ");
+        assert_eq!(
+            unknown_preset_message("'nope'", None),
+            format!("unknown preset 'nope'; expected one of {all}")
+        );
+        assert_eq!(
+            unknown_preset_message("'x'", Some("a file")),
+            format!("unknown preset 'x'; expected a file or one of {all}")
+        );
     }
 }

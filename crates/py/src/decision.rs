@@ -13,7 +13,7 @@ use super::py_objects::classes;
 use crate::errors::{in_context, py_err, py_err_at, OrPyErr, Place};
 use chinese_poker::card::Card;
 use chinese_poker::error::Error;
-use chinese_poker::rules::{NaturalKind, Row};
+use chinese_poker::rules::{unknown_natural_message, NaturalKind, Row};
 use chinese_poker::score::Decision;
 use chinese_poker::setting::Setting;
 use pyo3::prelude::*;
@@ -173,13 +173,12 @@ pub fn extract_decision(player: usize, obj: &Bound<'_, PyAny>) -> PyResult<Decis
                 ),
             })
             .py()?;
-        let key = key.to_str()?;
-        let natural = NaturalKind::from_name(key)
-            .ok_or_else(|| Error::InvalidDecision {
+        let Some(natural) = NaturalKind::from_name(key.to_str()?) else {
+            return Err(py_err(Error::InvalidDecision {
                 player,
-                reason: format!("unknown natural {key:?}"),
-            })
-            .py()?;
+                reason: unknown_natural_message(Some(key.repr()?.to_str()?)),
+            }));
+        };
         let setting = setting_attrs(py, player, &obj.getattr("setting")?)?;
         return Ok(Decision::Declare { natural, setting });
     }

@@ -44,7 +44,7 @@ mod _core {
     #[pymodule_export]
     use super::rules::{
         bonus_row_value, check_rules_part, default_rules_json, preset_json, standard_bonus_json,
-        PyRules,
+        unknown_natural_message, unknown_preset_message, PyRules,
     };
     #[pymodule_export]
     use super::score::{find_naturals, fouled_setting, read_bankrolls, settle};

@@ -9,7 +9,7 @@ use chinese_poker::eval::Category;
 use chinese_poker::presets::{self, PRESET_NAMES};
 use chinese_poker::rules::{schema, NaturalKind, Row, Rules, MAX_MULTIPLIER, MAX_UNITS};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 
 fn bad(field: &str, reason: String) -> PyErr {
     py_err(Error::InvalidRules {
@@ -117,18 +117,30 @@ pub fn bonus_row_value(py: Python<'_>, spec: &str, row: &str, category: &str) ->
 
 /// The data form of a shipped preset (with its name, description and source) as JSON text.
 #[pyfunction]
-pub fn preset_json(name: &str) -> PyResult<String> {
-    presets::find(name)
-        .map(|p| p.data().to_string())
-        .ok_or_else(|| {
-            py_err(Error::InvalidRules {
-                field: "preset".into(),
-                reason: format!(
-                    "unknown preset {name:?}; expected one of {}",
-                    PRESET_NAMES.join(", ")
-                ),
-            })
-        })
+pub fn preset_json(name: &Bound<'_, PyString>) -> PyResult<String> {
+    match presets::find(name.to_str()?) {
+        Some(p) => Ok(p.data().to_string()),
+        None => Err(bad(
+            "preset",
+            presets::unknown_preset_message(name.repr()?.to_str()?, None),
+        )),
+    }
+}
+
+/// The core's words for an unknown preset name (`shown` as the caller quotes it; `other` what
+/// else the caller takes in its place).
+#[pyfunction]
+#[pyo3(signature = (shown, other=None))]
+pub fn unknown_preset_message(shown: &str, other: Option<&str>) -> String {
+    presets::unknown_preset_message(shown, other)
+}
+
+/// The core's words for an unknown natural's name (`shown` as the caller quotes it, or `None`
+/// where the field names it).
+#[pyfunction]
+#[pyo3(signature = (shown=None))]
+pub fn unknown_natural_message(shown: Option<&str>) -> String {
+    chinese_poker::rules::unknown_natural_message(shown)
 }
 
 /// The data form of the standard Asian row-bonus table (`bonus` of the data form) as JSON text.

@@ -191,11 +191,7 @@ def load_rules(text: str, argument: str = "--rules") -> RuleSet:
             # a rule set file is user data: whatever is wrong with it is one line
             fail(argument, f"{text!r}: {e}")
     if text not in _core.PRESET_NAMES:
-        fail(
-            argument,
-            f"unknown preset {text!r}; expected a rule set file (.json, .toml) or one of "
-            f"{', '.join(_core.PRESET_NAMES)}",
-        )
+        fail(argument, _core.unknown_preset_message(repr(text), "a rule set file (.json, .toml)"))
     return RuleSet.preset(text)
 
 

@@ -143,6 +143,20 @@ impl NaturalKind {
     }
 }
 
+/// The words for a natural's name the core does not know, the one text of every surface (the
+/// library's `Declare`, a rule set's `naturals`, the server's decisions): `shown` is the name
+/// as the caller quotes it (`'nope'`), or `None` where the message's field already names it (a
+/// rule set's `naturals.nope`).
+///
+/// `unknown natural 'nope'; expected one of same_suit_dragon, dragon, ...`
+pub fn unknown_natural_message(shown: Option<&str>) -> String {
+    let shown = shown.map(|s| format!(" {s}")).unwrap_or_default();
+    format!(
+        "unknown natural{shown}; expected one of {}",
+        NaturalKind::ALL.map(NaturalKind::name).join(", ")
+    )
+}
+
 /// One natural a rule set recognises and what each opponent pays for it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct NaturalRule {

@@ -139,10 +139,6 @@ pub fn choices() -> Vec<(&'static str, Vec<&'static str>)> {
     ]
 }
 
-fn natural_list() -> String {
-    NaturalKind::ALL.map(NaturalKind::name).join(", ")
-}
-
 fn bad(field: &str, reason: impl Into<String>) -> Error {
     Error::InvalidRules {
         field: field.into(),
@@ -608,12 +604,7 @@ fn parse_naturals(t: &Table<'_>, rules: &mut Rules) -> Result<()> {
         let kind = NaturalKind::ALL
             .into_iter()
             .find(|k| k.name() == name)
-            .ok_or_else(|| {
-                bad(
-                    &field,
-                    format!("unknown natural; expected one of {}", natural_list()),
-                )
-            })?;
+            .ok_or_else(|| bad(&field, super::unknown_natural_message(None)))?;
         rules.naturals.push(NaturalRule {
             kind,
             value: units(value, &field, MAX_UNITS)?,

@@ -12,8 +12,8 @@ use crate::error::{count, Error};
 use crate::hand::Hand;
 use crate::naturals::find_naturals;
 use crate::parallel::Stop;
-use crate::presets::{PRESETS, PRESET_NAMES};
-use crate::rules::NaturalKind;
+use crate::presets::{unknown_preset_message, PRESETS};
+use crate::rules::{unknown_natural_message, NaturalKind};
 use crate::score::{self, Decision, Settlement, MAX_PLAYERS, MIN_PLAYERS};
 use crate::setting::Setting;
 use crate::solve::{
@@ -115,10 +115,7 @@ pub fn unknown_preset(name: &str) -> ApiError {
     };
     ApiError {
         code: "invalid_input",
-        message: format!(
-            "unknown preset {shown}; expected one of {}",
-            PRESET_NAMES.join(", ")
-        ),
+        message: unknown_preset_message(&shown, None),
         field: Some("rules".into()),
         kind: Some("InvalidRulesError".into()),
     }
@@ -553,18 +550,13 @@ fn decision(value: &Value, i: usize) -> Result<Decision, ApiError> {
         Some(natural) => Ok(Decision::Declare { natural, setting }),
         None => {
             // the library's `Declare` words (it names no seat: the field does)
-            let all: Vec<&str> = NaturalKind::ALL.iter().map(|k| k.name()).collect();
             let e = Error::InvalidDecision {
                 player: i,
                 reason: String::new(),
             };
             Err(ApiError {
                 code: "invalid_input",
-                message: format!(
-                    "unknown natural {}; expected one of {}",
-                    py_repr(natural),
-                    all.join(", ")
-                ),
+                message: unknown_natural_message(Some(&py_repr(natural))),
                 field: Some(at),
                 kind: Some(e.class_name().into()),
             })
@@ -761,11 +753,7 @@ fn rules(data: &Value) -> Result<Vec<u8>, ApiError> {
             let shown: String = name.chars().take(40).collect();
             Err(ApiError::new(
                 "not_found",
-                format!(
-                    "unknown preset {}; expected one of {}",
-                    super::request::py_str(&shown),
-                    PRESET_NAMES.join(", ")
-                ),
+                unknown_preset_message(&super::request::py_str(&shown), None),
             )
             .at("name"))
         }
