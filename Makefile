@@ -149,6 +149,7 @@ bench: wheel
 	$(PY) benches/per_call_gap.py
 	$(PY) benches/mc_call_cost.py
 	$(PY) benches/mc_hand_time.py
+	$(PY) benches/tables_speed.py --ref e88cddc
 	$(PY) benches/count_instructions.py --ref 2104d42 --presets two_four --players 2 4 --own-tables
 	$(PY) benches/serve_load.py
 	$(PY) benches/serve_ratios.py
@@ -156,10 +157,11 @@ bench: wheel
 
 # How strongly the built-in policies play (benches/quality_report.py at its real sizes: the
 # calibration, a duplicate duel of MonteCarlo() against TableEV on every preset at 2 and 4
-# players, and the exploitability in a TableEV field); hours on a 2-core machine. The tables
-# of docs/quality.md come from it.
+# players, today's tables against those before the improvement phase (e88cddc's), and the
+# exploitability in a TableEV field); hours on a 2-core machine. The tables of docs/quality.md
+# come from it.
 quality: wheel
-	$(PY) benches/quality_report.py
+	$(PY) benches/quality_report.py --tables-ref e88cddc
 
 clean:
 	rm -rf $(VENV) target

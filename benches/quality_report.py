@@ -25,7 +25,7 @@
 
 Run: ``python benches/quality_report.py [--calibration-rounds 1000000] [--greedy-deals 2000]
 [--duel-deals 2000] [--duel-presets all] [--duel-players 2 4] [--seeds 0]
-[--tables-ref e88cddc] [--tables-deals 100000]
+[--tables-ref e88cddc] [--tables-deals 100000] [--calibration-players 2 3 4]
 [--br-hands 200] [--br-samples 20000] [--br-presets all] [--br-players 2 4]``; a count of 0
 skips that part. ``make quality`` runs it at these sizes; the test suite runs it once tiny.
 Deterministic for its seeds.
@@ -223,7 +223,7 @@ def calibration(args: argparse.Namespace) -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---|")
     for name in cp.RuleSet.presets():
-        for players in (2, 3, 4):
+        for players in args.calibration_players:
             run = cp.simulate(
                 args.calibration_rounds, players, name, seed=args.seeds[0], progress=args.progress
             )
@@ -250,6 +250,7 @@ def main() -> None:
     ap.add_argument("--br-presets", default="all", help="comma-separated, or all")
     ap.add_argument("--br-players", type=int, nargs="+", default=[2, 4])
     ap.add_argument("--calibration-rounds", type=int, default=1_000_000)
+    ap.add_argument("--calibration-players", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--progress", action="store_true")
     args = ap.parse_args()
     if args.calibration_rounds:  # first: cheap, and the duels' Monte Carlo rows take long

@@ -84,6 +84,19 @@ def test_quality_report_duels_the_tables_of_a_commit() -> None:
     assert bad.returncode != 0 and "--tables-ref no-such-ref" in bad.stderr
 
 
+def test_tables_speed_prints_a_ratio_per_preset() -> None:
+    if subprocess.run(["git", "-C", str(BENCHES.parent), "rev-parse", "HEAD"],
+                      capture_output=True, check=False).returncode:  # fmt: skip
+        pytest.skip("not a git checkout: no commit to take tables from")
+    out = _run(
+        str(BENCHES / "tables_speed.py"), "--ref", "HEAD", "--presets", "two_four",
+        *("--players", "2", "4", "--hands", "20", "--rounds", "2", "--repeats", "1"),
+    )  # fmt: skip
+    for players in (2, 4):
+        assert re.search(rf"^\| two_four \| {players} \| [\d.]+ \([\d.]+–[\d.]+\) \| [\d,]+ \|$",
+                         out, re.M), out  # fmt: skip
+
+
 def _against_itself(script: str, options: str) -> str:
     """A comparison script run with the current package on both sides (no reference build)."""
     import chinese_poker as cp

@@ -91,6 +91,10 @@ def test_core_constants() -> None:
         "max_calibration_iters": 100,
         "calibration_hands_per_deal": _core.CALIBRATION_HANDS_PER_DEAL,
         "max_calibration_hands": 100_000_000,
+        "improve_hands": 9_000,
+        "max_improve_hands": 10_000_000,
+        "improve_samples": 1_000,
+        "improve_candidates": 16,
     }
     assert _core.MAX_BANKROLL == 2**60
     assert (_core.MIN_SAMPLES, _core.MAX_SAMPLES, _core.MAX_THREADS) == (2, 10**7, 1024)

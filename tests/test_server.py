@@ -25,6 +25,7 @@ httpx = pytest.importorskip("httpx")
 import chinese_poker as cp  # noqa: E402
 from chinese_poker import _core  # noqa: E402
 from chinese_poker.exceptions import ChinesePokerError  # noqa: E402
+from close_hands import undecided_hand  # noqa: E402
 from server_process import Server, _env, running, start  # noqa: E402
 
 HAND = "As Ks Qs Js 9h 9d 7c 6c 5d 4h 3s 2s 2d"
@@ -37,7 +38,7 @@ ROUND = [
 ]
 # a Monte Carlo request that takes a while (0.5 to 2 s): a hand whose plays are so close that
 # the race never ends early, so every sample is drawn (the SIGTERM test checks that it was)
-CLOSE = "6d Jh 6h Js Ac 3h 9s Tc 9c 8c Th 4d Ts"
+CLOSE = undecided_hand()
 SLOW_SAMPLES = 10_000
 SLOW = {"hands": [CLOSE], "objective": {"monte_carlo": {"samples": SLOW_SAMPLES, "seed": 1}}}
 

@@ -17,6 +17,7 @@ from chinese_poker import _core
 from chinese_poker.exceptions import CancelledError
 from chinese_poker.server import ops
 from chinese_poker.server.limits import Limits
+from close_hands import undecided_hand
 
 HANDS = 100
 LIMITS = Limits(max_hands=HANDS)
@@ -156,7 +157,7 @@ def test_stdio_lines_and_slots() -> None:
     got = json.loads(service.answer_line(line))
     assert got["id"] == [1, "x"] and got["name"] == "two_four"
     assert list(got)[0] == "id"
-    mc = json.dumps({"hands": ["6d Jh 6h Js Ac 3h 9s Tc 9c 8c Th 4d Ts"],
+    mc = json.dumps({"hands": [undecided_hand()],
                      "objective": {"monte_carlo": {"samples": 90_000}}}).encode()  # fmt: skip
     cancel = threading.Event()
     outcome: list[Any] = []

@@ -859,7 +859,7 @@ def train_tables(
     the opponents' row distributions (one factor per category and leading card of each row) so
     that the tables choose the plays Monte Carlo values best on two hands of every three, and
     keeps the reweighting only when it gains on the third, held out (see the
-    [architecture](../architecture.md#tables-that-learn-from-monte-carlo)).
+    [architecture](https://chinese-poker.github.io/chinese-poker/architecture/#tables-that-learn-from-monte-carlo)).
     ``meta["improvement"]`` records what it measured: hands valued and skipped, the gain on the
     fitting hands and on the held-out ones with its 95% interval (points a hand), the share of
     held-out plays changed, and whether the reweighting was kept.
