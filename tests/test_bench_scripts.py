@@ -40,15 +40,20 @@ def test_quality_report_prints_its_tables() -> None:
     assert out.count("| maceplay |") == 3  # calibration at 2, 3 and 4 players
 
 
-def test_quality_report_duels_the_tables_of_a_commit() -> None:
-    root = BENCHES.parent
+def _head() -> str:
+    """This checkout's commit (short), or a skip where there is none to take tables from."""
     head = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+        ["git", "-C", str(BENCHES.parent), "rev-parse", "--short", "HEAD"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     if head.returncode:
         pytest.skip("not a git checkout: no commit to take tables from")
-    ref = head.stdout.strip()
+    return head.stdout.strip()
+
+
+def test_quality_report_duels_the_tables_of_a_commit() -> None:
+    root = BENCHES.parent
+    ref = _head()
     out = _run(
         str(BENCHES / "quality_report.py"),
         *("--greedy-deals", "0", "--duel-deals", "0", "--duel-presets", "two_four"),
@@ -85,11 +90,8 @@ def test_quality_report_duels_the_tables_of_a_commit() -> None:
 
 
 def test_tables_speed_prints_a_ratio_per_preset() -> None:
-    if subprocess.run(["git", "-C", str(BENCHES.parent), "rev-parse", "HEAD"],
-                      capture_output=True, check=False).returncode:  # fmt: skip
-        pytest.skip("not a git checkout: no commit to take tables from")
     out = _run(
-        str(BENCHES / "tables_speed.py"), "--ref", "HEAD", "--presets", "two_four",
+        str(BENCHES / "tables_speed.py"), "--ref", _head(), "--presets", "two_four",
         *("--players", "2", "4", "--hands", "20", "--rounds", "2", "--repeats", "1"),
     )  # fmt: skip
     for players in (2, 4):

@@ -172,7 +172,7 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// Both phases, in the order they run.
+    /// Every phase, in the order they run.
     pub const ALL: [Phase; 3] = [
         Phase::FictitiousPlay,
         Phase::Improvement,
