@@ -576,6 +576,27 @@ def test_stdio_answers_each_line_as_it_is_read() -> None:
     assert proc.returncode == 0 and out == "" and err == ""
 
 
+JSONL_BAD = [
+    HAND.replace("As", "Zs", 1),
+    " ".join([HAND.split()[0]] * 2 + HAND.split()[2:]),
+    HAND + " 2c",
+    "\u00e9" * 5,
+]
+
+
+@pytest.mark.parametrize("text", JSONL_BAD, ids=repr)
+def test_a_bad_hand_is_answered_as_the_naturals_request_answers_it(
+    client: httpx.Client, text: str
+) -> None:
+    """``solve --jsonl``'s error line and the service's answer for the same text: one owner."""
+    got = _core.hand_error(text, "hand")
+    assert got is not None
+    r = client.post("/v1/naturals", json={"hand": text})
+    assert r.status_code == 422 and json.loads(got) == r.json()
+    assert _core.hand_error(HAND, "hand") is None
+    assert json.loads(_core.hand_error(text, "x[3]") or b"{}")["error"]["field"] == "x[3]"
+
+
 def test_solve_jsonl_streams_one_answer_per_line() -> None:
     proc = _pipe("solve", "--jsonl", "--rules", "two_four", "--players", "2", "--top", "1")
     try:
@@ -587,6 +608,16 @@ def test_solve_jsonl_streams_one_answer_per_line() -> None:
         bad = _ask(proc, "As Ks Qs  # a comment")
         assert bad["line"] == 2 and bad["error"]["field"] == "hand"
         assert bad["error"]["message"] == str(library_error(lambda: cp.solve("As Ks Qs")))
+        # every kind of bad hand: the library's message and class, the stream goes on
+        for number, text in enumerate(JSONL_BAD, start=3):
+            e = library_error(lambda text=text: cp.solve(text))
+            assert _ask(proc, text) == {
+                "line": number,
+                "error": {
+                    "code": "invalid_input", "message": str(e), "field": "hand",
+                    "type": type(e).__name__,
+                },
+            }  # fmt: skip
         assert _ask(proc, OTHER)["hand"] == OTHER
     finally:
         out, err = proc.communicate(timeout=60)

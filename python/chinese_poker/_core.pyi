@@ -609,6 +609,9 @@ def legal_settings(
 def frontier(
     hand: _HandLike, wheel: str = "low"
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32]]: ...
+def hand_error(text: str, field: str) -> bytes | None:
+    """The service's error answer (JSON bytes) for ``text`` that is not 13 cards, naming the
+    request field ``field``; ``None`` for a hand."""
 
 @final
 class Service:

@@ -49,7 +49,7 @@ mod _core {
     #[pymodule_export]
     use super::score::{find_naturals, fouled_setting, read_bankrolls, settle};
     #[pymodule_export]
-    use super::service::PyService;
+    use super::service::{hand_error, PyService};
     #[pymodule_export]
     use super::sim::{
         deal, decide_seat, decision_codes, duel_chunk, duel_decided, duel_summary, settle_rounds,

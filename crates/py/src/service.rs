@@ -137,6 +137,15 @@ impl PyService {
     }
 }
 
+/// The error answer's body (`{"error": {...}}`, JSON bytes) for `text` that is not 13 cards,
+/// naming the request field `field` as the service does; `None` for a hand.
+#[pyfunction]
+pub fn hand_error<'py>(py: Python<'py>, text: &str, field: &str) -> Option<Bound<'py, PyBytes>> {
+    chinese_poker::service::ops::hand_at(text, field)
+        .err()
+        .map(|e| PyBytes::new(py, &e.to_json()))
+}
+
 /// Every error code an answer may carry, with its HTTP status.
 pub fn error_codes(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);

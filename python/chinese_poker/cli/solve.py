@@ -112,9 +112,8 @@ def _solver(args: argparse.Namespace) -> Any:
 
 
 def _jsonl(args: argparse.Namespace) -> None:
-    """``--jsonl``: each hand answered and flushed as soon as its line is read."""
-    from ..server.errors import from_library
-
+    """``--jsonl``: each hand answered and flushed as soon as its line is read; a line that is
+    not 13 cards gets the service's error answer for its ``hand``, and the stream goes on."""
     if args.hands:
         fail("HAND", "--jsonl reads hands from --file or standard input, one per line")
     solver = _solver(args)
@@ -129,10 +128,11 @@ def _jsonl(args: argparse.Namespace) -> None:
             hand = raw.split("#", 1)[0].strip()
             if not hand:
                 continue
-            try:
+            error = _core.hand_error(hand, "hand")
+            if error is not None:
+                answer = {"line": number, **json.loads(error)}
+            else:
                 answer = {"hand": hand, **solver.solve(hand, args.top).to_dict()}
-            except ChinesePokerError as e:
-                answer = {"line": number, **from_library(e, "hand").to_dict()}
             print(json.dumps(answer, ensure_ascii=False, separators=(",", ":")), flush=True)
 
 

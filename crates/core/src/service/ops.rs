@@ -341,6 +341,12 @@ fn read_hand(text: &str) -> crate::Result<Hand> {
     Hand::from_cards(&parse_cards(text)?)
 }
 
+/// The 13 cards of `text`, or the error answer naming the request field `field` (the naturals
+/// request's `hand`, a line of `solve --jsonl`).
+pub fn hand_at(text: &str, field: &str) -> Result<Hand, ApiError> {
+    read_hand(text).map_err(|e| blame(e, Some(field), &[]))
+}
+
 fn solve(service: &Service, data: &Value, stop: Stop<'_>) -> Result<Answer, ApiError> {
     let request = SOLVE.read(data, None)?;
     let limits = service.limits();
@@ -686,7 +692,7 @@ fn naturals(service: &Service, data: &Value) -> Result<Vec<u8>, ApiError> {
             format!("expected 13 cards as text, got {}", json_type(hand)),
         ));
     };
-    let parsed = read_hand(text).map_err(|e| blame(e, Some("hand"), &[]))?;
+    let parsed = hand_at(text, "hand")?;
     let found = find_naturals(&parsed, &rules.rules)
         .into_iter()
         .map(|m| Natural {
