@@ -7,7 +7,7 @@ keeping the least; the ratio of a round is the reference's time over today's (ab
 tables are faster). Prints one row per preset and table size: the median ratio over the rounds
 with the lowest and highest, and today's hands per second.
 
-Run: ``python benches/tables_speed.py [--ref e88cddc] [--presets all] [--players 2 4]
+Run: ``python benches/tables_speed.py [--ref e88cddc] [--presets all] [--players 2 3 4]
 [--hands 3000] [--rounds 9]``; ``make bench`` runs it.
 """
 
@@ -37,7 +37,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--ref", default="e88cddc", help="commit whose shipped tables to compare")
     ap.add_argument("--presets", default="all", help="comma-separated, or all")
-    ap.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--hands", type=int, default=3000)
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--repeats", type=int, default=3)

@@ -2,7 +2,7 @@
 replacing each file whose refit gains on its held-out hands, in place (same key, same name, so
 the index stays true); the others are left as they are.
 
-    python tools/improve_shipped.py [--dir python/chinese_poker/data] [--players 2 4]
+    python tools/improve_shipped.py [--dir python/chinese_poker/data] [--players 2 3 4]
         [--presets all] [--hands 9000] [--samples 1000]
 
 Each replaced file's ``meta.start`` names the digest it started from and ``meta.improvement``
@@ -24,7 +24,7 @@ from chinese_poker import strategy_tables as st
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--dir", default=str(Path(st.__file__).parent / st.TABLES_DIR))
-    p.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    p.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     p.add_argument("--presets", default="all", help="comma-separated, or all")
     p.add_argument("--hands", type=int, default=st.IMPROVE_HANDS)
     p.add_argument("--samples", type=int, default=st.IMPROVE_SAMPLES)
