@@ -150,6 +150,7 @@ bench: wheel
 	$(PY) benches/mc_call_cost.py
 	$(PY) benches/mc_hand_time.py
 	$(PY) benches/tables_speed.py --ref e88cddc
+	$(PY) benches/tables_speed.py --ref e88cddc --objective mc --hands 120 --rounds 5 --repeats 1
 	$(PY) benches/count_instructions.py --ref 2104d42 --presets two_four --players 2 4 --own-tables
 	$(PY) benches/serve_load.py
 	$(PY) benches/serve_ratios.py

@@ -97,6 +97,12 @@ def test_tables_speed_prints_a_ratio_per_preset() -> None:
     for players in (2, 4):
         assert re.search(rf"^\| two_four \| {players} \| [\d.]+ \([\d.]+–[\d.]+\) \| [\d,]+ \|$",
                          out, re.M), out  # fmt: skip
+    mc = _run(
+        str(BENCHES / "tables_speed.py"), "--ref", _head(), "--objective", "mc",
+        *("--presets", "two_four", "--players", "2", "--hands", "3", "--rounds", "1"),
+    )  # fmt: skip
+    assert "MonteCarlo(threads=1)" in mc
+    assert re.search(r"^\| two_four \| 2 \| [\d.]+ \([\d.]+–[\d.]+\) \| [\d,]+ \|$", mc, re.M), mc
 
 
 def _against_itself(script: str, options: str) -> str:
